@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# cpuidle-budget: the budget cpuidle governor, its kernel series and bench.
+#
+#   make check   all tests; the last line is "N passed, N failed"
+#   make demo    boot the test VM and show the governors at work
+#   make         build cpuidle_budget.ko against KDIR (a kernel carrying
+#                patches/0001, default: the running kernel's build tree)
+#
+# See README for the rest.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+
+.PHONY: all module install deps tree kernel modules check demo clean distclean
+
+all: module
+
+# Out-of-tree build of the governor against any prepared kernel tree.
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) CONFIG_CPU_IDLE_GOV_BUDGET=m modules
+
+# Installs into /lib/modules/<release>/extra of the KDIR kernel.
+install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) CONFIG_CPU_IDLE_GOV_BUDGET=m modules_install
+	depmod -a $(shell cat $(KDIR)/include/config/kernel.release)
+
+deps:
+	tools/install-deps.sh
+
+# build/linux: pristine 6.12 plus patches/, then the lean test kernel.
+tree: deps
+	tools/kernel-tree.sh
+
+kernel: tree
+	tools/build-kernel.sh
+
+modules: kernel
+	tools/build-modules.sh
+
+check: deps
+	tools/check.sh
+
+demo: modules
+	tools/vm-run.sh --name demo tests/guest/demo.sh
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	rm -rf build/results build/stage
+
+distclean:
+	rm -rf build

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of the test guest (see tools/vm-run.sh). The root file system is the
+# host's, read-only over 9p: mount scratch tmpfs where programs write, the
+# writable results share, and the staged modules over /lib/modules so that
+# modprobe finds the test kernel's modules by name. Then run the script,
+# record its exit status and the kernel log, and power off.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C LC_ALL=C TERM=dumb
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm 2>/dev/null
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mkdir -p /tmp/results
+mount -t 9p -o trans=virtio,version=9p2000.L results /tmp/results
+mount --bind "$CB_STAGE/lib/modules" /lib/modules
+
+export RESULTS_DIR=/tmp/results CB_TOP
+mapfile -d '' -t args < <(echo "$CB_ARGS" | base64 -d)
+
+cd /tmp
+echo "# guest: $(uname -r), $(nproc) CPUs, running $CB_SCRIPT" >/dev/console
+"$CB_SCRIPT" "${args[@]}" >/tmp/results/output 2>/tmp/results/stderr </dev/null
+echo $? >/tmp/results/rc
+dmesg >/tmp/results/dmesg
+sync
+umount /tmp/results
+echo o >/proc/sysrq-trigger
+sleep 60

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The budget governor module: loads, shows up, gets selected through sysfs,
+# really makes the idle decisions, loads on demand through the module
+# alias, refuses bad names without changing anything, and cannot be
+# unloaded while current.
+
+DIR=$(dirname "$0")
+. "$DIR/lib.sh"
+
+ktap_print_header
+require_cpuidle_driver
+ktap_set_plan 12
+selftest_setup
+
+set_governor menu
+rmmod "$MODULE" 2>/dev/null
+
+modprobe "$MODULE"
+ktap_test_result "modprobe $MODULE makes budget available" has_governor budget
+
+ktap_test_result "loading the module does not switch to budget" \
+	[ "$(current_governor)" = menu ]
+
+set_governor budget
+ktap_test_result "writing budget to current_governor selects it" \
+	[ "$(current_governor)" = budget ]
+
+u0=$(total_usage) s0=$(budget_selects)
+periodic_wakeups
+u1=$(total_usage) s1=$(budget_selects)
+ktap_print_msg "usage $u0 -> $u1, budget selects $s0 -> $s1"
+ktap_test_result "idle state usage counters move with budget current" \
+	[ "$u1" -gt $((u0 + 100)) ]
+ktap_test_result "budget's select() makes those decisions" \
+	[ "$s1" -gt $((s0 + 100)) ]
+
+bad_name_refused() {
+	local name=$1
+	set_governor budget
+	if set_governor "$name"; then
+		ktap_print_msg "write of '$name' succeeded"
+		return 1
+	fi
+	[ "$(current_governor)" = budget ]
+}
+ktap_test_result "an unknown name is refused, governor unchanged" \
+	bad_name_refused nosuchgovernor
+ktap_test_result "an empty name is refused, governor unchanged" \
+	bad_name_refused ""
+ktap_test_result "a newline alone is refused, governor unchanged" \
+	bad_name_refused $'\n'
+ktap_test_result "an over-long name is refused, governor unchanged" \
+	bad_name_refused "budgetbudgetbudgetbudget"
+ktap_test_result "a name with a space is refused, governor unchanged" \
+	bad_name_refused "menu teo"
+
+rmmod_refused() {
+	set_governor budget
+	if rmmod "$MODULE" 2>/dev/null; then
+		ktap_print_msg "rmmod of the current governor succeeded"
+		return 1
+	fi
+	module_loaded && [ "$(current_governor)" = budget ] || return 1
+	# And it still runs the CPUs' idle decisions.
+	local s0
+	s0=$(budget_selects)
+	periodic_wakeups
+	[ "$(budget_selects)" -gt $((s0 + 100)) ]
+}
+ktap_test_result "rmmod of the current governor is refused, budget keeps running" \
+	rmmod_refused
+
+autoload() {
+	set_governor menu && rmmod "$MODULE" || return 1
+	module_loaded && return 1
+	set_governor budget || return 1
+	module_loaded && [ "$(current_governor)" = budget ]
+}
+ktap_test_result "writing budget while unloaded loads it (cpuidle-governor-budget alias)" \
+	autoload
+
+ktap_finished

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 200 governor switches among ladder, menu, teo and budget while stress-ng
+# keeps every CPU partly busy (so CPUs keep entering and leaving idle in
+# the middle of the switches). Every switch must take effect, and each
+# governor must still drive idle afterwards.
+
+DIR=$(dirname "$0")
+. "$DIR/lib.sh"
+
+SWITCHES=${SWITCHES:-200}
+
+ktap_print_header
+require_cpuidle_driver
+ktap_set_plan 2
+selftest_setup
+modprobe "$MODULE"
+
+govs=(ladder menu teo budget)
+for g in "${govs[@]}"; do
+	has_governor "$g" || ktap_exit_fail_msg "governor $g is not available"
+done
+
+cd /tmp || exit 1
+stress-ng --cpu "$(nproc)" --cpu-load 60 --timeout 300s >/dev/null 2>&1 &
+stress=$!
+sleep 1
+
+bad=0
+for i in $(seq 1 "$SWITCHES"); do
+	g=${govs[$((i % ${#govs[@]}))]}
+	if ! set_governor "$g" || [ "$(current_governor)" != "$g" ]; then
+		ktap_print_msg "switch $i to $g failed (current: $(current_governor))"
+		bad=$((bad + 1))
+	fi
+done
+ktap_test_result "$SWITCHES switches under stress-ng all take effect" [ $bad = 0 ]
+
+kill "$stress" 2>/dev/null
+wait "$stress" 2>/dev/null
+
+every_governor_runs() {
+	local g u0
+	for g in "${govs[@]}"; do
+		set_governor "$g" || return 1
+		u0=$(total_usage)
+		periodic_wakeups
+		if [ "$(total_usage)" -le $((u0 + 100)) ]; then
+			ktap_print_msg "no idle activity under $g"
+			return 1
+		fi
+	done
+}
+ktap_test_result "every governor still drives idle after the switches" every_governor_runs
+
+ktap_finished

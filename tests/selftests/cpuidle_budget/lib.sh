@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers shared by the cpuidle_budget selftests. Sourced, not run. Uses the
+# kernel's own KTAP helpers (tools/testing/selftests/kselftest/) from the
+# tree the test kernel was built from.
+
+KSRC=${KSRC:-${CB_TOP:?}/build/linux}
+# shellcheck source=/dev/null
+. "$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
+
+CPUIDLE=/sys/devices/system/cpu/cpuidle
+GOV_FILE=$CPUIDLE/current_governor
+MODULE=cpuidle_budget
+STATS=/sys/kernel/debug/cpuidle_budget/stats
+
+current_governor() {
+	cat "$GOV_FILE"
+}
+
+# set_governor NAME: write NAME as one write(2); fails as the write fails.
+set_governor() {
+	printf '%s' "$1" >"$GOV_FILE" 2>/dev/null
+}
+
+has_governor() {
+	grep -qw "$1" "$CPUIDLE/available_governors"
+}
+
+module_loaded() {
+	[ -d "/sys/module/$MODULE" ]
+}
+
+# Sum of the usage counters of every state on every CPU (or on CPU $1).
+total_usage() {
+	cat /sys/devices/system/cpu/cpu${1:-*}/cpuidle/state*/usage |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+# Sum of budget's select() count over CPUs, from its debugfs statistics.
+budget_selects() {
+	awk 'NR > 1 { s += $2 } END { print s + 0 }' "$STATS"
+}
+
+# A periodic wake-up workload: two timer threads, 1 ms period, 0.3 s.
+periodic_wakeups() {
+	cyclictest -q -t 2 -i 1000 -l 300 >/dev/null 2>&1
+}
+
+# Leave the system as found: the governor of the start, module unloaded
+# if it was not loaded before.
+selftest_setup() {
+	ORIG_GOV=$(current_governor)
+	ORIG_LOADED=0
+	module_loaded && ORIG_LOADED=1
+	trap selftest_restore EXIT
+}
+
+selftest_restore() {
+	set_governor "$ORIG_GOV" || true
+	if [ "$ORIG_LOADED" = 0 ] && module_loaded && [ "$ORIG_GOV" != budget ]; then
+		rmmod "$MODULE" 2>/dev/null || true
+	fi
+}
+
+require_cpuidle_driver() {
+	local drv
+	drv=$(cat "$CPUIDLE/current_driver" 2>/dev/null)
+	if [ -z "$drv" ] || [ "$drv" = none ]; then
+		ktap_skip_all "no cpuidle driver: governors never run (load emul_idle)"
+		exit "$KSFT_SKIP"
+	fi
+}

@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the project's out-of-tree modules against the test kernel in
+# build/kobj (the governor from the top-level Kbuild, the guest-only
+# emulation driver from tests/emul) and install them into build/stage,
+# where the guest's modprobe finds them by name.
+
+. "$(dirname "$0")/lib.sh"
+
+[ -f "$KOBJ/Module.symvers" ] || die "no test kernel in $KOBJ (make kernel)"
+krel=$(cat "$KOBJ/include/config/kernel.release")
+
+for dir in "$TOP" "$TOP/tests/emul"; do
+	kmake -s M="$dir" CONFIG_CPU_IDLE_GOV_BUDGET=m W=1 modules
+	kmake -s M="$dir" CONFIG_CPU_IDLE_GOV_BUDGET=m \
+		INSTALL_MOD_PATH="$STAGE" INSTALL_MOD_DIR=extra modules_install
+done
+depmod -b "$STAGE" "$krel"

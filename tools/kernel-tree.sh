@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prepare build/linux: Debian's linux-source-6.12 committed pristine in a
+# git repository (tag "pristine"), with patches/ applied by "git am" in
+# patches/series order.
+#
+# The tree is reused only when it is exactly what the current series
+# produces: its HEAD is the commit recorded for this series id (a hash of
+# the series file and every patch in it) and "git status" is clean. Any
+# other state (stale series, local edits, a half-applied "git am") is
+# reset to the pristine commit and the series is applied again. The
+# pristine commit itself is rebuilt when the tarball changes.
+#
+# With --build-each, the kernel is built after every patch (bisectability)
+# and a TAP line per patch is written to $RESULTS/series.tap. Objects live
+# in build/kobj, outside the tree, so resets cost only what ccache misses.
+
+. "$(dirname "$0")/lib.sh"
+
+build_each=0
+[ "${1:-}" = --build-each ] && build_each=1
+
+git_k() {
+	git -C "$KSRC" -c user.name="$PROJECT_IDENT" \
+		-c user.email="$PROJECT_EMAIL" "$@"
+}
+
+tarball_id() {
+	# Size and mtime identify the installed package's tarball cheaply.
+	stat -c '%s-%Y' "$KERNEL_TARBALL"
+}
+
+makefile_version() {
+	awk -F' *= *' '/^VERSION =/ {v=$2} /^PATCHLEVEL =/ {p=$2}
+		/^SUBLEVEL =/ {s=$2} END {print v "." p "." s}' "$1/Makefile"
+}
+
+make_pristine() {
+	[ -r "$KERNEL_TARBALL" ] ||
+		die "$KERNEL_TARBALL not found: install Debian's linux-source-$KERNEL_EXPECTED (make deps)"
+	log "unpacking $KERNEL_TARBALL"
+	rm -rf "$KSRC" "$KSRC.tmp"
+	mkdir -p "$KSRC.tmp"
+	tar -xf "$KERNEL_TARBALL" -C "$KSRC.tmp" --strip-components=1
+	local found
+	found=$(makefile_version "$KSRC.tmp")
+	case "$found" in
+	"$KERNEL_EXPECTED".*) ;;
+	*)	rm -rf "$KSRC.tmp"
+		die "$KERNEL_TARBALL contains Linux $found; the series targets $KERNEL_EXPECTED.y" ;;
+	esac
+	mv "$KSRC.tmp" "$KSRC"
+	log "committing pristine Linux $found"
+	git_k init -q
+	# -f: Debian's top-level .gitignore ignores everything ("/*").
+	git_k add -A -f .
+	git_k commit -q -m "Linux $found (Debian linux-source-$KERNEL_EXPECTED)"
+	git_k tag -a -m "source $(tarball_id)" pristine
+}
+
+series_id() {
+	(cd "$TOP/patches" && cat series &&
+		grep -v '^#' series | grep . | xargs cat) | sha256sum | cut -c1-16
+}
+
+tree_state_file() {
+	echo "$KSRC/.git/cpuidle-budget-series"
+}
+
+pristine_ok() {
+	[ -d "$KSRC/.git" ] || return 1
+	[ "$(git_k tag -l --format='%(contents:subject)' pristine)" = \
+	  "source $(tarball_id)" ]
+}
+
+tree_up_to_date() {
+	local want
+	want="$(series_id) $(git_k rev-parse HEAD)"
+	[ -f "$(tree_state_file)" ] && [ "$(cat "$(tree_state_file)")" = "$want" ] &&
+		[ -z "$(git_k status --porcelain --ignored)" ] &&
+		[ ! -d "$KSRC/.git/rebase-apply" ]
+}
+
+if ! pristine_ok; then
+	make_pristine
+fi
+
+if tree_up_to_date; then
+	log "build/linux is up to date with patches/ ($(series_id))"
+	if [ $build_each = 1 ]; then
+		[ -f "$RESULTS/series.tap" ] ||
+			die "no per-patch results for an up-to-date tree; remove $(tree_state_file)"
+		"$TOP/tools/build-kernel.sh"
+	fi
+	exit 0
+fi
+
+log "applying patches/ to the pristine tree"
+[ -d "$KSRC/.git/rebase-apply" ] && git_k am --abort || true
+git_k reset -q --hard pristine
+git_k clean -q -fdx
+mkdir -p "$RESULTS"
+tap=$(mktemp)
+n=0
+while read -r patch; do
+	case "$patch" in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	if ! git_k am -q "$TOP/patches/$patch"; then
+		git_k am --abort || true
+		echo "not ok $n - $patch applies to the pristine tree" >>"$tap"
+		cp "$tap" "$RESULTS/series.tap"
+		die "patches/$patch does not apply"
+	fi
+	if [ $build_each = 1 ]; then
+		if "$TOP/tools/build-kernel.sh" >"$RESULTS/build-$n.log" 2>&1; then
+			echo "ok $n - $patch applies and the kernel builds" >>"$tap"
+		else
+			tail -30 "$RESULTS/build-$n.log" >&2
+			echo "not ok $n - $patch applies and the kernel builds" >>"$tap"
+			cp "$tap" "$RESULTS/series.tap"
+			die "the kernel does not build at patches/$patch (see $RESULTS/build-$n.log)"
+		fi
+	fi
+done <"$TOP/patches/series"
+[ $build_each = 1 ] && mv "$tap" "$RESULTS/series.tap"
+rm -f "$tap"
+echo "$(series_id) $(git_k rev-parse HEAD)" >"$(tree_state_file)"
+log "applied $n patches"

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the project's shell tools. Sourced, not run.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+KSRC=${KSRC:-$BUILD/linux}		# git tree: pristine commit + the series
+KOBJ=${KOBJ:-$BUILD/kobj}		# kernel objects (O=), survive tree resets
+STAGE=${STAGE:-$BUILD/stage}		# INSTALL_MOD_PATH for the guest
+RESULTS=${RESULTS:-$BUILD/results}
+KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+KERNEL_EXPECTED=6.12			# VERSION.PATCHLEVEL the series targets
+JOBS=${JOBS:-$(nproc)}
+PROJECT_IDENT="cpuidle-budget maintainers"
+PROJECT_EMAIL="maintainers@cpuidle-budget.invalid"
+
+# Every kernel make call goes through here so that the compiler, the
+# release string and the objects directory are always the same: a
+# mismatch makes out-of-tree modules refuse to load.
+kmake() {
+	make -C "$KSRC" O="$KOBJ" -j"$JOBS" CC="ccache gcc" LOCALVERSION= \
+		KBUILD_BUILD_USER=cpuidle-budget KBUILD_BUILD_HOST=bench \
+		KBUILD_BUILD_TIMESTAMP="2026-01-01" "$@"
+}
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+log() {
+	echo "== $*" >&2
+}
