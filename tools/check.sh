@@ -39,7 +39,7 @@ tap_file static.tap
 sources=$(cd "$TOP" && git ls-files 'drivers/*.[ch]' 'kernel/*.[ch]' 'tests/*.[ch]')
 patches=$(grep -v '^#' "$TOP/patches/series" | grep .)
 {
-	echo "1..$(( $(echo "$sources" | grep -c .) + $(echo "$patches" | grep -c .) + 1 ))"
+	echo "1..$(( $(echo "$sources" | grep -c .) + $(echo "$patches" | grep -c .) + 2 ))"
 	i=0
 	for p in $patches; do
 		i=$((i + 1))
@@ -65,6 +65,14 @@ patches=$(grep -v '^#' "$TOP/patches/series" | grep .)
 	else
 		echo "$out" | sed 's/^/# /'
 		echo "not ok $i - out-of-tree modules build with W=1, no warnings"
+	fi
+	i=$((i + 1))
+	if out=$(kmake -s M="$TOP" CONFIG_CPU_IDLE_GOV_BUDGET=m C=2 modules 2>&1) &&
+	   ! echo "$out" | grep -Eq 'warning:|error:'; then
+		echo "ok $i - sparse (C=2) reports nothing on the governor"
+	else
+		echo "$out" | sed 's/^/# /'
+		echo "not ok $i - sparse (C=2) reports nothing on the governor"
 	fi
 } >"$RESULTS/static.tap"
 log "static checks done ($(( $(date +%s) - start )) s)"

@@ -6,8 +6,12 @@ set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 KSRC=${KSRC:-$BUILD/linux}		# git tree: pristine commit + the series
-KOBJ=${KOBJ:-$BUILD/kobj}		# kernel objects (O=), survive tree resets
-STAGE=${STAGE:-$BUILD/stage}		# INSTALL_MOD_PATH for the guest
+# DEBUG=1 selects the debug flavour (tests/kconfig/debug.config), built in
+# directories of its own so that switching flavours rebuilds nothing.
+flavour=
+if [ "${DEBUG:-0}" = 1 ]; then flavour=-debug; fi
+KOBJ=${KOBJ:-$BUILD/kobj$flavour}	# kernel objects (O=), survive tree resets
+STAGE=${STAGE:-$BUILD/stage$flavour}	# INSTALL_MOD_PATH for the guest
 RESULTS=${RESULTS:-$BUILD/results}
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 KERNEL_EXPECTED=6.12			# VERSION.PATCHLEVEL the series targets

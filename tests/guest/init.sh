@@ -22,7 +22,22 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mkdir -p /tmp/results
 mount -t 9p -o trans=virtio,version=9p2000.L results /tmp/results
-mount --bind "$CB_STAGE/lib/modules" /lib/modules
+ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+ln -s /proc/self/fd/1 /dev/stdout
+ln -s /proc/self/fd/2 /dev/stderr
+
+# The test kernel's modules are in the staged tree, and /lib/modules may
+# not even exist on the read-only root. A modprobe wrapper that points at
+# the staged tree serves both the shell and the kernel's request_module().
+mkdir -p /run/cb/bin
+cat >/run/cb/bin/modprobe <<EOT
+#!/bin/sh
+exec /sbin/modprobe -d "$CB_STAGE" "\$@"
+EOT
+chmod +x /run/cb/bin/modprobe
+echo /run/cb/bin/modprobe >/proc/sys/kernel/modprobe
+export PATH=/run/cb/bin:$PATH
 
 export RESULTS_DIR=/tmp/results CB_TOP
 mapfile -d '' -t args < <(echo "$CB_ARGS" | base64 -d)
@@ -34,5 +49,7 @@ echo $? >/tmp/results/rc
 dmesg >/tmp/results/dmesg
 sync
 umount /tmp/results
-echo o >/proc/sysrq-trigger
+# Reboot, not power off: without ACPI there is no power-off; QEMU runs
+# with -no-reboot, so a reboot ends it.
+echo b >/proc/sysrq-trigger
 sleep 60
