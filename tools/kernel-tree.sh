@@ -59,13 +59,21 @@ make_pristine() {
 	git_k tag -a -m "source $(tarball_id)" pristine
 }
 
+# The series and the test-kernel config: per-patch build results are only
+# valid for both.
 series_id() {
 	(cd "$TOP/patches" && cat series &&
-		grep -v '^#' series | grep . | xargs cat) | sha256sum | cut -c1-16
+		grep -v '^#' series | grep . | xargs cat
+	 cat "$TOP"/tests/kconfig/*.config) | sha256sum | cut -c1-16
 }
 
 tree_state_file() {
 	echo "$KSRC/.git/cpuidle-budget-series"
+}
+
+# Per-patch build results of the run that applied the series (--build-each).
+series_tap() {
+	echo "$KSRC/.git/cpuidle-budget-series.tap"
 }
 
 pristine_ok() {
@@ -89,14 +97,20 @@ fi
 if tree_up_to_date; then
 	log "build/linux is up to date with patches/ ($(series_id))"
 	if [ $build_each = 1 ]; then
-		[ -f "$RESULTS/series.tap" ] ||
-			die "no per-patch results for an up-to-date tree; remove $(tree_state_file)"
-		"$TOP/tools/build-kernel.sh"
+		if [ -f "$(series_tap)" ]; then
+			mkdir -p "$RESULTS"
+			cp "$(series_tap)" "$RESULTS/series.tap"
+			"$TOP/tools/build-kernel.sh"
+			exit 0
+		fi
+		log "no per-patch build results for this tree: applying again"
+	else
+		exit 0
 	fi
-	exit 0
 fi
 
 log "applying patches/ to the pristine tree"
+rm -f "$(tree_state_file)" "$(series_tap)"
 [ -d "$KSRC/.git/rebase-apply" ] && git_k am --abort || true
 git_k reset -q --hard pristine
 git_k clean -q -fdx
@@ -123,7 +137,11 @@ while read -r patch; do
 		fi
 	fi
 done <"$TOP/patches/series"
-[ $build_each = 1 ] && mv "$tap" "$RESULTS/series.tap"
-rm -f "$tap"
+if [ $build_each = 1 ]; then
+	cp "$tap" "$RESULTS/series.tap"
+	mv "$tap" "$(series_tap)"
+else
+	rm -f "$(series_tap)" "$tap"
+fi
 echo "$(series_id) $(git_k rev-parse HEAD)" >"$(tree_state_file)"
 log "applied $n patches"

@@ -45,16 +45,18 @@ bad_name_refused() {
 	fi
 	[ "$(current_governor)" = budget ]
 }
-ktap_test_result "an unknown name is refused, governor unchanged" \
-	bad_name_refused nosuchgovernor
-ktap_test_result "an empty name is refused, governor unchanged" \
-	bad_name_refused ""
-ktap_test_result "a newline alone is refused, governor unchanged" \
-	bad_name_refused $'\n'
-ktap_test_result "an over-long name is refused, governor unchanged" \
-	bad_name_refused "budgetbudgetbudgetbudget"
-ktap_test_result "a name with a space is refused, governor unchanged" \
-	bad_name_refused "menu teo"
+# ktap_test_result splits its arguments on white space: each bad name gets
+# a function of its own.
+refuse_unknown() { bad_name_refused nosuchgovernor; }
+refuse_empty_line() { bad_name_refused $'\n'; }
+refuse_blank() { bad_name_refused ' '; }
+refuse_long() { bad_name_refused budgetbudgetbudgetbudget; }
+refuse_space() { bad_name_refused 'menu teo'; }
+ktap_test_result "an unknown name is refused, governor unchanged" refuse_unknown
+ktap_test_result "an empty line is refused, governor unchanged" refuse_empty_line
+ktap_test_result "a blank name is refused, governor unchanged" refuse_blank
+ktap_test_result "an over-long name is refused, governor unchanged" refuse_long
+ktap_test_result "a name with a space is refused, governor unchanged" refuse_space
 
 rmmod_refused() {
 	set_governor budget
