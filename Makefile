@@ -41,7 +41,7 @@ check: deps
 	tools/check.sh
 
 demo: modules
-	tools/vm-run.sh --name demo tests/guest/demo.sh
+	tools/vm-run.sh --name demo --icount 4 tests/guest/demo.sh
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

@@ -1,17 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# "make check": everything, from a fresh clone.
+# "make check": everything, from a fresh clone. Each step writes TAP into
+# build/results; tools/tap-summary.py counts it all and prints the closing
+# "N passed, N failed" line. A step that cannot run is a failure, never a
+# silent skip.
 #
-#  1. series.tap     the series applies to pristine 6.12 and the kernel
-#                    builds after every patch (bisectable)
-#  2. static.tap     checkpatch --strict on patches/ and the project's
-#                    kernel sources; the modules build with W=1
-#  3. vm-selftests/  the selftests in a guest booted from that kernel
-#
-# Every step writes TAP into build/results; tools/tap-summary.py counts it
-# all and prints the closing "N passed, N failed" line. A step that cannot
-# run is a failure, never a silent skip.
+#  host-kernel-tree.tap  tools/kernel-tree.sh on a fake tree (seconds)
+#  series.tap            the series applies to pristine 6.12 and the
+#                        kernel builds after every patch (bisectable)
+#  static.tap            checkpatch --strict on patches/ and the project's
+#                        kernel sources, modules with W=1 and sparse, the
+#                        README's "make KDIR=" build, the debug config
+#  host-vm-runner.tap    tools/vm-run.sh catches splats, hangs, failures
+#  vm-selftests/*.tap    the selftests, in a guest booted from the kernel
 
 . "$(dirname "$0")/lib.sh"
 
@@ -20,74 +22,115 @@ rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 tap_files=()
 
-tap_file() {
-	tap_files+=("$RESULTS/$1")
-	: >"$RESULTS/$1"
+elapsed() {
+	echo "$(( $(date +%s) - start )) s"
 }
 
-# 1. The series, patch by patch.
+# host_test NAME: run tests/host/NAME.sh into host-NAME.tap.
+host_test() {
+	local f=$RESULTS/host-$1.tap
+	"$TOP/tests/host/$1.sh" >"$f" 2>&1 || true
+	tap_files+=("$f")
+	log "host test $1 done ($(elapsed))"
+}
+
+# tap_case FILE N DESCRIPTION COMMAND...: one TAP line, output as comments
+# on failure.
+tap_case() {
+	local file=$1 num=$2 desc=$3 out
+	shift 3
+	if out=$("$@" 2>&1); then
+		echo "ok $num - $desc" >>"$file"
+	else
+		echo "$out" | tail -40 | sed 's/^/# /' >>"$file"
+		echo "not ok $num - $desc" >>"$file"
+	fi
+}
+
+host_test kernel-tree
+
+# The series, patch by patch; this also builds the test kernel.
 if ! "$TOP/tools/kernel-tree.sh" --build-each; then
-	[ -f "$RESULTS/series.tap" ] || echo "not ok 1 - the kernel tree can be prepared" >"$RESULTS/series.tap"
+	[ -f "$RESULTS/series.tap" ] ||
+		echo "not ok 1 - the kernel tree can be prepared" >"$RESULTS/series.tap"
 fi
-n=$(grep -c '^\(not \)\?ok' "$RESULTS/series.tap" || true)
-sed -i "1i 1..$(grep -vc '^#' "$TOP/patches/series")" "$RESULTS/series.tap"
+sed -i "1i 1..$(grep -v '^#' "$PATCHES/series" | grep -c .)" "$RESULTS/series.tap"
 tap_files+=("$RESULTS/series.tap")
-log "series: $n patches checked ($(( $(date +%s) - start )) s)"
+log "series done ($(elapsed))"
 
-# 2. Static checks and the out-of-tree modules.
-tap_file static.tap
-sources=$(cd "$TOP" && git ls-files 'drivers/*.[ch]' 'kernel/*.[ch]' 'tests/*.[ch]')
-patches=$(grep -v '^#' "$TOP/patches/series" | grep .)
-{
-	echo "1..$(( $(echo "$sources" | grep -c .) + $(echo "$patches" | grep -c .) + 2 ))"
-	i=0
-	for p in $patches; do
-		i=$((i + 1))
-		if out=$("$KSRC/scripts/checkpatch.pl" --strict -q "$TOP/patches/$p" 2>&1); then
-			echo "ok $i - checkpatch --strict: patches/$p"
-		else
-			echo "$out" | sed 's/^/# /'
-			echo "not ok $i - checkpatch --strict: patches/$p"
-		fi
-	done
-	for f in $sources; do
-		i=$((i + 1))
-		if out=$("$KSRC/scripts/checkpatch.pl" --strict -q --no-tree -f "$TOP/$f" 2>&1); then
-			echo "ok $i - checkpatch --strict: $f"
-		else
-			echo "$out" | sed 's/^/# /'
-			echo "not ok $i - checkpatch --strict: $f"
-		fi
-	done
+# Static checks, and the out-of-tree modules the guest needs.
+static=$RESULTS/static.tap
+tap_files+=("$static")
+: >"$static"
+i=0
+no_output() {
+	local out
+	out=$("$@" 2>&1)
+	echo "$out"
+	[ -z "$out" ]
+}
+no_warnings() {
+	local out
+	out=$("$@" 2>&1) || { echo "$out"; return 1; }
+	echo "$out"
+	! echo "$out" | grep -Eq 'warning:|error:'
+}
+for p in $(grep -v '^#' "$PATCHES/series"); do
 	i=$((i + 1))
-	if out=$("$TOP/tools/build-modules.sh" 2>&1) && ! echo "$out" | grep -q 'warning:'; then
-		echo "ok $i - out-of-tree modules build with W=1, no warnings"
-	else
-		echo "$out" | sed 's/^/# /'
-		echo "not ok $i - out-of-tree modules build with W=1, no warnings"
-	fi
+	tap_case "$static" $i "checkpatch --strict: patches/$p" \
+		no_output "$KSRC/scripts/checkpatch.pl" --strict -q "$PATCHES/$p"
+done
+for f in $(cd "$TOP" && git ls-files 'drivers/*.[ch]' 'kernel/*.[ch]' 'tests/*.[ch]'); do
 	i=$((i + 1))
-	if out=$(kmake -s M="$TOP" CONFIG_CPU_IDLE_GOV_BUDGET=m C=2 modules 2>&1) &&
-	   ! echo "$out" | grep -Eq 'warning:|error:'; then
-		echo "ok $i - sparse (C=2) reports nothing on the governor"
-	else
-		echo "$out" | sed 's/^/# /'
-		echo "not ok $i - sparse (C=2) reports nothing on the governor"
-	fi
-} >"$RESULTS/static.tap"
-log "static checks done ($(( $(date +%s) - start )) s)"
+	tap_case "$static" $i "checkpatch --strict: $f" \
+		no_output "$KSRC/scripts/checkpatch.pl" --strict -q --no-tree -f "$TOP/$f"
+done
+i=$((i + 1))
+tap_case "$static" $i "out-of-tree modules build with W=1, no warnings" \
+	no_warnings "$TOP/tools/build-modules.sh"
+i=$((i + 1))
+tap_case "$static" $i "sparse (C=2) reports nothing on the governor" \
+	no_warnings kmake -s M="$TOP" CONFIG_CPU_IDLE_GOV_BUDGET=m C=2 modules
+readme_build() {
+	local copy
+	copy=$(mktemp -d)
+	git -C "$TOP" ls-files -z | (cd "$TOP" && xargs -0 cp --parents -t "$copy")
+	make -s -C "$copy" KDIR="$KOBJ" &&
+		modinfo -F vermagic "$copy/drivers/cpuidle/governors/budget/cpuidle_budget.ko" |
+		grep -q "^$(cat "$KOBJ/include/config/kernel.release") "
+	local rc=$?
+	rm -rf "$copy"
+	return $rc
+}
+i=$((i + 1))
+tap_case "$static" $i "make KDIR=<test kernel> builds cpuidle_budget.ko for it (README)" readme_build
+debug_config() {
+	local obj
+	obj=$(mktemp -d)
+	make -s -C "$KSRC" O="$obj" tinyconfig >/dev/null &&
+		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+			"$TOP/tests/kconfig/test-kernel.config" "$TOP/tests/kconfig/debug.config" >/dev/null &&
+		make -s -C "$KSRC" O="$obj" olddefconfig >/dev/null &&
+		"$TOP/tools/kernel-config-check.sh" "$obj/.config" \
+			"$TOP/tests/kconfig/test-kernel.config" "$TOP/tests/kconfig/debug.config"
+	local rc=$?
+	rm -rf "$obj"
+	return $rc
+}
+i=$((i + 1))
+tap_case "$static" $i "the debug flavour's config (lockdep, KASAN) resolves as written" debug_config
+sed -i "1i 1..$i" "$static"
+log "static checks done ($(elapsed))"
 
-# 3. The guest.
-tap_file vm.tap
-{
-	echo "1..1"
-	if "$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
-		"$TOP/tests/guest/selftests.sh"; then
-		echo "ok 1 - guest selftest run: booted, finished, kernel log clean"
-	else
-		echo "not ok 1 - guest selftest run: booted, finished, kernel log clean"
-	fi
-} >"$RESULTS/vm.tap" 2>&1
+host_test vm-runner
+
+# The guest selftests.
+vm=$RESULTS/vm.tap
+tap_files+=("$vm")
+echo "1..1" >"$vm"
+tap_case "$vm" 1 "guest selftest run: booted, finished, kernel log clean" \
+	"$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
+	"$TOP/tests/guest/selftests.sh"
 # A selftest that left no TAP behind (the guest died first) is a failure.
 for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug; do
 	name=$(basename "$t" .sh)
@@ -96,11 +139,11 @@ for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug; do
 	[ -s "$f" ] || printf '1..1\nnot ok 1 - %s ran in the guest\n' "$name" >"$f"
 	tap_files+=("$f")
 done
-log "guest done ($(( $(date +%s) - start )) s)"
+log "guest done ($(elapsed))"
 
 for t in "${tap_files[@]}"; do
 	echo "# ---- ${t#"$TOP"/}"
 	cat "$t"
 done
-echo "# make check took $(( $(date +%s) - start )) s"
+echo "# make check took $(elapsed)"
 python3 "$TOP/tools/tap-summary.py" "${tap_files[@]}"

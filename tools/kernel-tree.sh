@@ -62,7 +62,7 @@ make_pristine() {
 # The series and the test-kernel config: per-patch build results are only
 # valid for both.
 series_id() {
-	(cd "$TOP/patches" && cat series &&
+	(cd "$PATCHES" && cat series &&
 		grep -v '^#' series | grep . | xargs cat
 	 cat "$TOP"/tests/kconfig/*.config) | sha256sum | cut -c1-16
 }
@@ -120,7 +120,7 @@ n=0
 while read -r patch; do
 	case "$patch" in ''|'#'*) continue ;; esac
 	n=$((n + 1))
-	if ! git_k am -q "$TOP/patches/$patch"; then
+	if ! git_k am -q "$PATCHES/$patch"; then
 		git_k am --abort || true
 		echo "not ok $n - $patch applies to the pristine tree" >>"$tap"
 		cp "$tap" "$RESULTS/series.tap"
@@ -136,7 +136,7 @@ while read -r patch; do
 			die "the kernel does not build at patches/$patch (see $RESULTS/build-$n.log)"
 		fi
 	fi
-done <"$TOP/patches/series"
+done <"$PATCHES/series"
 if [ $build_each = 1 ]; then
 	cp "$tap" "$RESULTS/series.tap"
 	mv "$tap" "$(series_tap)"

@@ -13,6 +13,7 @@ if [ "${DEBUG:-0}" = 1 ]; then flavour=-debug; fi
 KOBJ=${KOBJ:-$BUILD/kobj$flavour}	# kernel objects (O=), survive tree resets
 STAGE=${STAGE:-$BUILD/stage$flavour}	# INSTALL_MOD_PATH for the guest
 RESULTS=${RESULTS:-$BUILD/results}
+PATCHES=${PATCHES:-$TOP/patches}		# the series: PATCHES/series lists it
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 KERNEL_EXPECTED=6.12			# VERSION.PATCHLEVEL the series targets
 JOBS=${JOBS:-$(nproc)}

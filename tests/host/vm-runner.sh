@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/vm-run.sh against guests that behave well and badly: a clean run
+# passes and returns the guest's output; a WARN in the kernel log, a guest
+# that never finishes and a failing guest script each fail the run.
+# Four short boots of the test kernel (1 vCPU).
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+probe=$TOP/tests/host/guest/runner-probe.sh
+n=0 failed=0
+ok() {
+	n=$((n + 1))
+	if "${@:2}"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=1; fi
+}
+run() {
+	"$TOP/tools/vm-run.sh" --smp 1 --name "runner-$1" --timeout "${2:-120}" "$probe" "$1" \
+		>"$TOP/build/results/runner-$1.out" 2>&1
+}
+
+clean_run() {
+	run ok && grep -q "probe output" "$TOP/build/results/runner-ok.out" &&
+		[ -e "$TOP/build/results/vm-runner-ok/probe-wrote-here" ]
+}
+ok "a clean guest run passes and returns the guest's output" clean_run
+
+warn_fails() {
+	! run warn && grep -q "kernel log shows a problem" "$TOP/build/results/runner-warn.out"
+}
+ok "a WARNING in the guest's kernel log fails the run" warn_fails
+
+hang_fails() {
+	! run hang 25 && grep -q "did not finish within 25s" "$TOP/build/results/runner-hang.out"
+}
+ok "a guest that does not finish in time fails the run" hang_fails
+
+fail_fails() {
+	! run fail && grep -q "guest script exit status: 3" "$TOP/build/results/runner-fail.out"
+}
+ok "a failing guest script fails the run" fail_fails
+
+echo "1..$n"
+exit $failed
