@@ -10,6 +10,10 @@
 # See README for the rest.
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
+# The KUnit suite (cpuidle_budget_kunit.ko) only where the kernel has KUnit.
+BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
+KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
+		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
 .PHONY: all module install deps tree kernel modules check demo clean distclean
 
@@ -17,11 +21,11 @@ all: module
 
 # Out-of-tree build of the governor against any prepared kernel tree.
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) CONFIG_CPU_IDLE_GOV_BUDGET=m modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KCONFIG_FLAGS) modules
 
 # Installs into /lib/modules/<release>/extra of the KDIR kernel.
 install: module
-	$(MAKE) -C $(KDIR) M=$(CURDIR) CONFIG_CPU_IDLE_GOV_BUDGET=m modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KCONFIG_FLAGS) modules_install
 	depmod -a $(shell cat $(KDIR)/include/config/kernel.release)
 
 deps:

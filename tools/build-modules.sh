@@ -12,8 +12,8 @@
 krel=$(cat "$KOBJ/include/config/kernel.release")
 
 for dir in "$TOP" "$TOP/tests/emul"; do
-	kmake -s M="$dir" CONFIG_CPU_IDLE_GOV_BUDGET=m W=1 modules
-	kmake -s M="$dir" CONFIG_CPU_IDLE_GOV_BUDGET=m \
+	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" W=1 modules
+	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" \
 		INSTALL_MOD_PATH="$STAGE" INSTALL_MOD_DIR=extra modules_install
 done
 depmod -b "$STAGE" "$krel"

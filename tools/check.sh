@@ -89,8 +89,13 @@ i=$((i + 1))
 tap_case "$static" $i "out-of-tree modules build with W=1, no warnings" \
 	no_warnings "$TOP/tools/build-modules.sh"
 i=$((i + 1))
+mkdir -p "$BUILD/selftests"
+tap_case "$static" $i "selftest helper wakeups.c builds with -Wall -Werror" \
+	gcc -O2 -Wall -Wextra -Werror -o "$BUILD/selftests/wakeups" \
+	"$TOP/tests/selftests/cpuidle_budget/wakeups.c"
+i=$((i + 1))
 tap_case "$static" $i "sparse (C=2) reports nothing on the governor" \
-	no_warnings kmake -s M="$TOP" CONFIG_CPU_IDLE_GOV_BUDGET=m C=2 modules
+	no_warnings kmake -s M="$TOP" "${BUDGET_KCONFIG[@]}" C=2 modules
 readme_build() {
 	local copy
 	copy=$(mktemp -d)
@@ -127,10 +132,15 @@ host_test vm-runner
 # The guest selftests.
 vm=$RESULTS/vm.tap
 tap_files+=("$vm")
-echo "1..1" >"$vm"
+echo "1..2" >"$vm"
 tap_case "$vm" 1 "guest selftest run: booted, finished, kernel log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
 	"$TOP/tests/guest/selftests.sh"
+kunit=$RESULTS/vm-selftests/kunit.ktap
+[ -s "$kunit" ] || printf '    1..1\n    not ok 1 - the KUnit suites ran in the guest\n' >"$kunit"
+tap_files+=("$kunit")
+tap_case "$vm" 2 "kunit.py parse reads the KUnit output and finds no failure" \
+	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$kunit"
 # A selftest that left no TAP behind (the guest died first) is a failure.
 for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug; do
 	name=$(basename "$t" .sh)

@@ -24,10 +24,16 @@ PROJECT_EMAIL="maintainers@cpuidle-budget.invalid"
 # release string and the objects directory are always the same: a
 # mismatch makes out-of-tree modules refuse to load.
 kmake() {
+	# Paths relative to build/ in ccache's hash: a clone elsewhere hits too.
+	CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=true \
 	make -C "$KSRC" O="$KOBJ" -j"$JOBS" CC="ccache gcc" LOCALVERSION= \
 		KBUILD_BUILD_USER=cpuidle-budget KBUILD_BUILD_HOST=bench \
 		KBUILD_BUILD_TIMESTAMP="2026-01-01" "$@"
 }
+
+# The project's Kconfig symbols for out-of-tree builds against the test
+# kernel: the governor and its KUnit suite as modules.
+BUDGET_KCONFIG=(CONFIG_CPU_IDLE_GOV_BUDGET=m CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=m)
 
 die() {
 	echo "error: $*" >&2

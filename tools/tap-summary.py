@@ -4,7 +4,9 @@
 
 tap-summary.py FILE...
 
-Every top-level (unindented) "ok"/"not ok" line of every file is one test;
+Every top-level (unindented) "ok"/"not ok" line of every file is one test,
+except in *.ktap files (KUnit), where each case (a result indented by one
+level, four spaces) is one test and the suite lines are not counted;
 "ok ... # SKIP" counts as skipped. A file whose plan ("1..N") does not match
 the number of results it has counts one extra failure, so a test script
 that died half-way cannot pass by silence. Prints one line per file, then
@@ -15,21 +17,31 @@ import re
 import sys
 
 RESULT = re.compile(r"^(not ok|ok)\b(.*)$")
+CASE = re.compile(r"^    (not ok|ok)\b(.*)$")
 PLAN = re.compile(r"^1\.\.(\d+)")
 
 
 def count(path):
+    ktap = path.endswith(".ktap")
+    result = CASE if ktap else RESULT
     passed = failed = skipped = 0
     plan = None
     failures = []
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
-            m = PLAN.match(line)
-            if m and plan is None:
-                plan = int(m.group(1))
-                continue
-            m = RESULT.match(line)
+            if ktap:
+                # Plans of the suites' cases add up.
+                m = re.match(r"^    1\.\.(\d+)", line)
+                if m:
+                    plan = (plan or 0) + int(m.group(1))
+                    continue
+            else:
+                m = PLAN.match(line)
+                if m and plan is None:
+                    plan = int(m.group(1))
+                    continue
+            m = result.match(line)
             if not m:
                 continue
             if m.group(1) == "not ok":

@@ -9,7 +9,7 @@
 # entered (summed over CPUs) while it ran.
 
 CPUIDLE=/sys/devices/system/cpu/cpuidle
-cd /tmp || exit 1
+cd "${TMPDIR:-/tmp}" || exit 1
 
 modprobe emul_idle || exit 1
 modprobe cpuidle_budget || exit 1

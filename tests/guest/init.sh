@@ -8,7 +8,7 @@
 # record its exit status and the kernel log, and power off.
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export HOME=/tmp LANG=C LC_ALL=C TERM=dumb
+export LANG=C LC_ALL=C TERM=dumb
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -16,12 +16,14 @@ mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm 2>/dev/null
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /tmp
+# Scratch space is /run, not /tmp: a tmpfs on /tmp would hide the project
+# itself when it was cloned under /tmp.
 mount -t tmpfs tmpfs /run
+mkdir -p /run/scratch /run/results
+export HOME=/run/scratch TMPDIR=/run/scratch
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-mkdir -p /tmp/results
-mount -t 9p -o trans=virtio,version=9p2000.L results /tmp/results
+mount -t 9p -o trans=virtio,version=9p2000.L results /run/results
 ln -s /proc/self/fd /dev/fd
 ln -s /proc/self/fd/0 /dev/stdin
 ln -s /proc/self/fd/1 /dev/stdout
@@ -39,17 +41,17 @@ chmod +x /run/cb/bin/modprobe
 echo /run/cb/bin/modprobe >/proc/sys/kernel/modprobe
 export PATH=/run/cb/bin:$PATH
 
-export RESULTS_DIR=/tmp/results CB_TOP
+export RESULTS_DIR=/run/results CB_TOP
 mapfile -d '' -t args < <(echo "$CB_ARGS" | base64 -d)
 
-cd /tmp
+cd /run/scratch
 echo "# guest: $(uname -r), $(nproc) CPUs, running $CB_SCRIPT" >/dev/console
-"$CB_SCRIPT" "${args[@]}" >/tmp/results/output 2>/tmp/results/stderr </dev/null
-echo $? >/tmp/results/rc
-dmesg >/tmp/results/dmesg
+"$CB_SCRIPT" "${args[@]}" >/run/results/output 2>/run/results/stderr </dev/null
+echo $? >/run/results/rc
+dmesg >/run/results/dmesg
 sync
-umount /tmp/results
-# Reboot, not power off: without ACPI there is no power-off; QEMU runs
-# with -no-reboot, so a reboot ends it.
+umount /run/results
+# Reboot, which needs no ACPI power-off support: QEMU runs with
+# -no-reboot, so a reboot ends it.
 echo b >/proc/sysrq-trigger
 sleep 60

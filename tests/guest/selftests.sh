@@ -14,6 +14,15 @@ modprobe emul_idle || { echo "cannot load emul_idle" >&2; exit 1; }
 drv=$(cat /sys/devices/system/cpu/cpuidle/current_driver)
 [ "$drv" = emul_idle ] || { echo "cpuidle driver is '$drv', not emul_idle" >&2; exit 1; }
 
+# The KUnit suites, as a module: their KTAP goes to the kernel log.
+lines=$(dmesg | wc -l)
+if modprobe cpuidle_budget_kunit; then
+	dmesg --notime | tail -n +$((lines + 1)) | sed -n '/^KTAP version/,$p' \
+		>"$RESULTS_DIR/kunit.ktap"
+	rmmod cpuidle_budget_kunit
+fi
+rmmod cpuidle_budget 2>/dev/null
+
 for t in "$TESTS"/*.sh; do
 	name=$(basename "$t" .sh)
 	[ "$name" = lib ] && continue

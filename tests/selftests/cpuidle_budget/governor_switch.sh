@@ -22,7 +22,7 @@ for g in "${govs[@]}"; do
 	has_governor "$g" || ktap_exit_fail_msg "governor $g is not available"
 done
 
-cd /tmp || exit 1
+cd "${TMPDIR:-/tmp}" || exit 1
 stress-ng --cpu "$(nproc)" --cpu-load 60 --timeout 300s >/dev/null 2>&1 &
 stress=$!
 sleep 1

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces of the budget cpuidle governor: the selection policy
+ * (policy.c), the power signals (signals.c) and the glue that makes them a
+ * governor (main.c). See the comment at the top of policy.c for the
+ * algorithm and signals.c for the power pressure.
+ */
+#ifndef _CPUIDLE_BUDGET_H
+#define _CPUIDLE_BUDGET_H
+
+#include <linux/cpuidle.h>
+#include <linux/types.h>
+
+struct dentry;
+
+/* Power pressure: 0 (plenty of budget) to BUDGET_PRESSURE_MAX (at limit). */
+#define BUDGET_PRESSURE_MAX	1024
+
+/* Fixed-point weight of one idle period in the history (see policy.c). */
+#define BUDGET_WEIGHT_ONE	1024
+/* Each new period keeps (1 - 2^-BUDGET_DECAY_SHIFT) of the old weights. */
+#define BUDGET_DECAY_SHIFT	3
+
+/**
+ * struct budget_history - how this CPU's recent idle periods ended
+ * @early: decayed weight of periods that ended early (before the timer
+ *	the CPU slept for, and not by the tick), by the deepest state whose
+ *	target residency the period still reached
+ * @total: decayed weight of all periods
+ * @sleep_ns: time to the next timer event when the last state was chosen
+ * @tick_kept: the last selection left the tick running
+ */
+struct budget_history {
+	u32 early[CPUIDLE_STATE_MAX];
+	u32 total;
+	s64 sleep_ns;
+	bool tick_kept;
+};
+
+/**
+ * struct budget_input - what a selection is based on
+ * @sleep_ns: time to the next timer event, the tick stopped
+ * @tick_ns: time to the next timer event or tick, the tick running
+ * @latency_req_ns: the CPU's exit latency limit (PM QoS)
+ * @tick_stopped: the tick is already stopped on this CPU
+ * @pressure: package power pressure, 0..BUDGET_PRESSURE_MAX
+ */
+struct budget_input {
+	s64 sleep_ns;
+	s64 tick_ns;
+	s64 latency_req_ns;
+	bool tick_stopped;
+	unsigned int pressure;
+};
+
+/**
+ * struct budget_choice - the outcome of a selection
+ * @state: the state to enter
+ * @unbiased: the state the same history would give at pressure 0
+ * @timer_state: the deepest state the timer alone would allow
+ * @predicted_ns: the idle duration the choice assumes: the time to the
+ *	timer, or less than the target residency of the next deeper state
+ *	when the history ruled that state out
+ * @stop_tick: ask the idle loop to stop the tick
+ */
+struct budget_choice {
+	int state;
+	int unbiased;
+	int timer_state;
+	s64 predicted_ns;
+	bool stop_tick;
+};
+
+/**
+ * struct budget_sample - package power signals over one sampling window
+ * @power_mw: average package power, 0 if unknown
+ * @limit_mw: the power limit in force (the lowest enabled of PL1/PL2, or
+ *	the configured limit), 0 if none is known
+ * @throttle: share of the window the package was throttled to stay within
+ *	its limits, 0..BUDGET_PRESSURE_MAX
+ * @limit_notified: the hardware reports the power limit as active
+ * @busy_cpus: CPUs of the package that were busy for most of the window
+ * @headroom: how far below its maximum the average busy CPU ran,
+ *	0 (at max) .. BUDGET_PRESSURE_MAX
+ * @freq_known: @headroom was measured (frequency invariance available)
+ */
+struct budget_sample {
+	u32 power_mw;
+	u32 limit_mw;
+	u32 throttle;
+	bool limit_notified;
+	u32 busy_cpus;
+	u32 headroom;
+	bool freq_known;
+};
+
+/**
+ * struct budget_rapl_units - decoded MSR_RAPL_POWER_UNIT
+ * @power_shift: power unit is 1/2^power_shift W
+ * @energy_shift: energy unit is 1/2^energy_shift J
+ * @time_shift: time unit is 1/2^time_shift s
+ */
+struct budget_rapl_units {
+	u8 power_shift;
+	u8 energy_shift;
+	u8 time_shift;
+};
+
+/**
+ * struct budget_rapl_limit - decoded MSR_PKG_POWER_LIMIT
+ * @pl1_mw: long-term limit
+ * @pl1_enabled: PL1 is enforced
+ * @pl1_window_us: PL1 averaging window
+ * @pl2_mw: short-term limit
+ * @pl2_enabled: PL2 is enforced
+ * @locked: the register is locked until reset
+ */
+struct budget_rapl_limit {
+	u32 pl1_mw;
+	bool pl1_enabled;
+	u64 pl1_window_us;
+	u32 pl2_mw;
+	bool pl2_enabled;
+	bool locked;
+};
+
+unsigned int budget_pressure_from_sample(const struct budget_sample *s);
+void budget_rapl_decode_units(u64 raw, struct budget_rapl_units *u);
+void budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
+			      struct budget_rapl_limit *l);
+u32 budget_rapl_limit_mw(const struct budget_rapl_limit *l);
+u32 budget_counter_delta(u32 prev, u32 now);
+u32 budget_energy_to_mw(u64 delta, const struct budget_rapl_units *u,
+			u64 window_us);
+
+unsigned int budget_pressure(unsigned int cpu);
+int budget_signals_init(void);
+void budget_signals_exit(void);
+void budget_signals_debugfs(struct dentry *dir);
+
+unsigned int budget_risk_tolerance(unsigned int pressure);
+void budget_select_state(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			 const struct budget_history *hist,
+			 const struct budget_input *in,
+			 struct budget_choice *out);
+void budget_history_reset(struct budget_history *hist);
+bool budget_history_update(struct budget_history *hist,
+			   struct cpuidle_driver *drv, s64 residency_ns,
+			   bool tick_wakeup);
+
+#endif /* _CPUIDLE_BUDGET_H */

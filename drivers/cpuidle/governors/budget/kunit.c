@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the budget governor's policy and power signal arithmetic.
+ * Each case builds a made-up driver (the idle states of Alder Lake-L, in
+ * places with extra deep states) and history, and asserts the exact state
+ * chosen and the tick decision.
+ */
+
+#include <kunit/test.h>
+#include <linux/cpuidle.h>
+#include <linux/slab.h>
+
+#include "budget.h"
+
+#define US	NSEC_PER_USEC
+#define MS	NSEC_PER_MSEC
+
+enum { POLL, C1, C1E, C6, C8, C10, DEEP5, DEEP8 };
+
+struct budget_fixture {
+	struct cpuidle_driver drv;
+	struct cpuidle_device dev;
+	struct budget_history hist;
+	struct budget_input in;
+	struct budget_choice out;
+};
+
+static void add_state(struct cpuidle_driver *drv, const char *name,
+		      s64 exit_ns, s64 target_ns, unsigned int flags)
+{
+	struct cpuidle_state *s = &drv->states[drv->state_count++];
+
+	strscpy(s->name, name, sizeof(s->name));
+	s->exit_latency_ns = exit_ns;
+	s->target_residency_ns = target_ns;
+	s->flags = flags;
+}
+
+/* ADL-L states (intel_idle's adl_l_cstates), and optionally two deeper. */
+static struct budget_fixture *fixture(struct kunit *test, bool deep)
+{
+	struct budget_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	add_state(&f->drv, "POLL", 0, 0, CPUIDLE_FLAG_POLLING);
+	add_state(&f->drv, "C1", 1 * US, 1 * US, 0);
+	add_state(&f->drv, "C1E", 2 * US, 4 * US, 0);
+	add_state(&f->drv, "C6", 170 * US, 500 * US, 0);
+	add_state(&f->drv, "C8", 200 * US, 600 * US, 0);
+	add_state(&f->drv, "C10", 230 * US, 700 * US, 0);
+	if (deep) {
+		add_state(&f->drv, "DEEP5", 1 * MS, 5 * MS, 0);
+		add_state(&f->drv, "DEEP8", 2 * MS, 8 * MS, 0);
+	}
+	f->in.latency_req_ns = S64_MAX;
+	f->in.sleep_ns = 10 * MS;
+	f->in.tick_ns = 4 * MS;
+	return f;
+}
+
+static void choose(struct budget_fixture *f)
+{
+	budget_select_state(&f->drv, &f->dev, &f->hist, &f->in, &f->out);
+}
+
+/* Feed @n idle periods that slept for @sleep_ns and lasted @residency_ns. */
+static void feed(struct budget_fixture *f, int n, s64 sleep_ns,
+		 s64 residency_ns, bool tick_kept, bool tick_wakeup)
+{
+	while (n--) {
+		f->hist.sleep_ns = sleep_ns;
+		f->hist.tick_kept = tick_kept;
+		budget_history_update(&f->hist, &f->drv, residency_ns, tick_wakeup);
+	}
+}
+
+static void timer_picks_deepest_fitting(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	f->in.sleep_ns = 650 * US;
+	f->in.tick_ns = 650 * US;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C8);
+	KUNIT_EXPECT_EQ(test, f->out.timer_state, C8);
+	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);	/* timer before tick */
+	KUNIT_EXPECT_EQ(test, f->out.predicted_ns, 650 * US);
+}
+
+static void latency_limit_respected(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	f->in.latency_req_ns = 180 * US;	/* C6 exits in 170, C8 in 200 */
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C6);
+	KUNIT_EXPECT_EQ(test, f->out.unbiased, C6);
+}
+
+static void latency_limit_holds_under_pressure(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	f->in.latency_req_ns = 100 * US;
+	f->in.pressure = BUDGET_PRESSURE_MAX;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+}
+
+static void zero_latency_limit_polls(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	f->in.latency_req_ns = 0;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, POLL);
+	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
+}
+
+static void disabled_states_skipped(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	f->dev.states_usage[C10].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	f->dev.states_usage[C8].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C6);
+}
+
+static void only_enabled_state_used(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+	int i;
+
+	for (i = 0; i < f->drv.state_count; i++)
+		f->dev.states_usage[i].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	f->dev.states_usage[C1E].disable = 0;
+	f->in.sleep_ns = 0;			/* too short even for C1E */
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+}
+
+static void first_enabled_when_nothing_fits(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	f->dev.states_usage[POLL].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	f->in.sleep_ns = -5 * US;		/* event already due */
+	f->in.tick_ns = 0;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1);
+	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
+}
+
+static void polling_never_stops_tick(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	f->in.sleep_ns = 500;			/* below C1's 1 us target */
+	f->in.tick_ns = 500;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, POLL);
+	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
+}
+
+static void long_sleep_stops_tick(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
+}
+
+static void tick_already_stopped(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, true);
+
+	f->in.tick_stopped = true;
+	f->in.sleep_ns = 20 * MS;
+	f->in.tick_ns = 20 * MS;
+	/* Early periods that rule out DEEP8 but not DEEP5. */
+	feed(f, 20, 20 * MS, 6 * MS, false, false);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, DEEP5);
+	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
+}
+
+static void kept_tick_limits_state(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, true);
+
+	/* History rules DEEP8 out; DEEP5 needs 5 ms, the tick comes in 4. */
+	feed(f, 20, 10 * MS, 6 * MS, false, false);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.timer_state, DEEP8);
+	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+}
+
+static void pressure_stops_tick_more_readily(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, true);
+
+	feed(f, 20, 10 * MS, 6 * MS, false, false);
+	f->in.pressure = BUDGET_PRESSURE_MAX / 2;
+	choose(f);
+	/* Early periods are all DEEP8 misses: risk 1 even at pressure 512. */
+	KUNIT_EXPECT_EQ(test, f->out.state, DEEP5);
+	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
+	KUNIT_EXPECT_EQ(test, f->out.unbiased, C10);
+}
+
+static void risk_tolerance_mapping(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, budget_risk_tolerance(0), 128U);
+	KUNIT_EXPECT_EQ(test, budget_risk_tolerance(512), 320U);
+	KUNIT_EXPECT_EQ(test, budget_risk_tolerance(BUDGET_PRESSURE_MAX), 512U);
+	KUNIT_EXPECT_EQ(test, budget_risk_tolerance(100000), 512U);
+}
+
+/* 3 early wake-ups at 300 us in 10: too many at pressure 0, fine at 1024. */
+static void pressure_accepts_uncertain_deep_state(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		if (i % 3 == 1)
+			feed(f, 1, 10 * MS, 300 * US, false, false);
+		else
+			feed(f, 1, 10 * MS, 10 * MS, false, false);
+	}
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	KUNIT_EXPECT_EQ(test, f->out.predicted_ns, 500 * US);
+
+	f->in.pressure = BUDGET_PRESSURE_MAX;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	KUNIT_EXPECT_EQ(test, f->out.unbiased, C1E);
+}
+
+/*
+ * A nearly idle CPU woken only by the tick it kept running: those periods
+ * are not early, so they must not pull the choice below the timer state.
+ * Were they counted as early (the last half of the case), the tick period
+ * would rule DEEP5 and DEEP8 out.
+ */
+static void tick_wakeups_do_not_vote_shallow(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, true);
+
+	f->in.sleep_ns = 1000 * MS;
+	feed(f, 50, 1000 * MS, 4 * MS, true, true);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, DEEP8);
+	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
+
+	budget_history_reset(&f->hist);
+	feed(f, 50, 1000 * MS, 4 * MS, true, false);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+}
+
+/* Noisy early wake-ups that all reach C10's target: nothing is discarded. */
+static void noisy_intervals_keep_their_information(struct kunit *test)
+{
+	static const s64 noisy_us[] = { 800, 2900, 1100, 750, 2400, 900, 3000, 1700 };
+	struct budget_fixture *f = fixture(test, false);
+	int i;
+
+	for (i = 0; i < 40; i++)
+		feed(f, 1, 10 * MS, noisy_us[i % ARRAY_SIZE(noisy_us)] * US,
+		     false, false);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+}
+
+/* A busy CPU, woken every few tens of us: shallow, even under pressure. */
+static void busy_cpu_stays_shallow(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 30, 10 * MS, 30 * US, false, false);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	f->in.pressure = BUDGET_PRESSURE_MAX;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+}
+
+static void history_fades(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 30, 10 * MS, 30 * US, false, false);
+	feed(f, 40, 10 * MS, 10 * MS, false, false);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+}
+
+static void early_wakeup_classification(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	f->hist.sleep_ns = 800 * US;
+	f->hist.tick_kept = false;
+	/* 7/8 of 800 us is 700 us. */
+	KUNIT_EXPECT_TRUE(test, budget_history_update(&f->hist, &f->drv, 699 * US, false));
+	KUNIT_EXPECT_FALSE(test, budget_history_update(&f->hist, &f->drv, 700 * US, false));
+	f->hist.tick_kept = true;
+	KUNIT_EXPECT_FALSE(test, budget_history_update(&f->hist, &f->drv, 100 * US, true));
+	KUNIT_EXPECT_TRUE(test, budget_history_update(&f->hist, &f->drv, 100 * US, false));
+	/* Filed under the deepest state the period reached: 699 us -> C8. */
+	budget_history_reset(&f->hist);
+	f->hist.sleep_ns = 800 * US;
+	budget_history_update(&f->hist, &f->drv, 699 * US, false);
+	KUNIT_EXPECT_EQ(test, f->hist.early[C8], (u32)BUDGET_WEIGHT_ONE);
+	KUNIT_EXPECT_EQ(test, f->hist.total, (u32)BUDGET_WEIGHT_ONE);
+}
+
+static struct kunit_case budget_policy_cases[] = {
+	KUNIT_CASE(timer_picks_deepest_fitting),
+	KUNIT_CASE(latency_limit_respected),
+	KUNIT_CASE(latency_limit_holds_under_pressure),
+	KUNIT_CASE(zero_latency_limit_polls),
+	KUNIT_CASE(disabled_states_skipped),
+	KUNIT_CASE(only_enabled_state_used),
+	KUNIT_CASE(first_enabled_when_nothing_fits),
+	KUNIT_CASE(polling_never_stops_tick),
+	KUNIT_CASE(long_sleep_stops_tick),
+	KUNIT_CASE(tick_already_stopped),
+	KUNIT_CASE(kept_tick_limits_state),
+	KUNIT_CASE(pressure_stops_tick_more_readily),
+	KUNIT_CASE(risk_tolerance_mapping),
+	KUNIT_CASE(pressure_accepts_uncertain_deep_state),
+	KUNIT_CASE(tick_wakeups_do_not_vote_shallow),
+	KUNIT_CASE(noisy_intervals_keep_their_information),
+	KUNIT_CASE(busy_cpu_stays_shallow),
+	KUNIT_CASE(history_fades),
+	KUNIT_CASE(early_wakeup_classification),
+	{}
+};
+
+static struct kunit_suite budget_policy_suite = {
+	.name = "cpuidle_budget_policy",
+	.test_cases = budget_policy_cases,
+};
+
+/* Signal arithmetic. */
+
+static void rapl_units_decoded(struct kunit *test)
+{
+	struct budget_rapl_units u;
+
+	budget_rapl_decode_units(0x000A0E03, &u);
+	KUNIT_EXPECT_EQ(test, u.power_shift, 3);	/* 1/8 W */
+	KUNIT_EXPECT_EQ(test, u.energy_shift, 14);	/* ~61 uJ */
+	KUNIT_EXPECT_EQ(test, u.time_shift, 10);	/* ~977 us */
+}
+
+static const struct budget_rapl_units adl_units = {
+	.power_shift = 3, .energy_shift = 14, .time_shift = 10,
+};
+
+static void rapl_limit_decoded(struct kunit *test)
+{
+	/* PL1 15 W enabled, window 2^10 * 1/1024 s; PL2 25 W enabled; locked. */
+	u64 raw = BIT_ULL(63) | BIT_ULL(47) | (200ULL << 32) |
+		  (10ULL << 17) | BIT_ULL(15) | 120;
+	struct budget_rapl_limit l;
+
+	budget_rapl_decode_limit(raw, &adl_units, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_mw, 15000U);
+	KUNIT_EXPECT_TRUE(test, l.pl1_enabled);
+	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, l.pl2_mw, 25000U);
+	KUNIT_EXPECT_TRUE(test, l.pl2_enabled);
+	KUNIT_EXPECT_TRUE(test, l.locked);
+	KUNIT_EXPECT_EQ(test, budget_rapl_limit_mw(&l), 15000U);
+}
+
+static void rapl_window_with_fraction(struct kunit *test)
+{
+	/* Y = 3, Z = 2: 2^3 * 1.5 = 12 time units of 1/1024 s. */
+	struct budget_rapl_limit l;
+
+	budget_rapl_decode_limit((2ULL << 22) | (3ULL << 17), &adl_units, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 12ULL * 1000000 / 1024);
+	KUNIT_EXPECT_FALSE(test, l.locked);
+}
+
+static void rapl_limit_disabled(struct kunit *test)
+{
+	struct budget_rapl_limit l;
+
+	budget_rapl_decode_limit((200ULL << 32) | 120, &adl_units, &l);
+	KUNIT_EXPECT_FALSE(test, l.pl1_enabled);
+	KUNIT_EXPECT_FALSE(test, l.pl2_enabled);
+	KUNIT_EXPECT_EQ(test, budget_rapl_limit_mw(&l), 0U);
+	/* Only PL2 enforced: PL2 is the limit. */
+	budget_rapl_decode_limit(BIT_ULL(47) | (200ULL << 32) | 120, &adl_units, &l);
+	KUNIT_EXPECT_EQ(test, budget_rapl_limit_mw(&l), 25000U);
+	/* Both enforced, PL2 below PL1: the lower one. */
+	budget_rapl_decode_limit(BIT_ULL(47) | (40ULL << 32) | BIT_ULL(15) | 120,
+				 &adl_units, &l);
+	KUNIT_EXPECT_EQ(test, budget_rapl_limit_mw(&l), 5000U);
+}
+
+static void energy_counter_wraps(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, budget_counter_delta(0xFFFFFF00, 0x100), 0x200U);
+	KUNIT_EXPECT_EQ(test, budget_counter_delta(1000, 1000), 0U);
+	KUNIT_EXPECT_EQ(test, budget_counter_delta(5, 7), 2U);
+}
+
+static void energy_to_power(struct kunit *test)
+{
+	/* 2^14 units of 1/2^14 J over 1 s: 1 W. */
+	KUNIT_EXPECT_EQ(test, budget_energy_to_mw(16384, &adl_units, 1000000), 1000U);
+	/* A whole wrap's worth does not overflow: 2621 W over 100 s... */
+	KUNIT_EXPECT_EQ(test, budget_energy_to_mw(0xFFFFFFFFULL, &adl_units, 100000000),
+			2621439U);
+	/* ...and saturates, rather than wraps, over 1 ms. */
+	KUNIT_EXPECT_EQ(test, budget_energy_to_mw(0xFFFFFFFFULL, &adl_units, 1000), U32_MAX);
+	KUNIT_EXPECT_EQ(test, budget_energy_to_mw(1000, &adl_units, 0), 0U);
+}
+
+static void pressure_from_power_and_limit(struct kunit *test)
+{
+	struct budget_sample s = { .limit_mw = 6000, .busy_cpus = 1 };
+
+	s.power_mw = 5000;			/* 83%: below the ramp */
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 0U);
+	s.power_mw = 6000;
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
+	s.power_mw = 7000;
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
+	s.power_mw = 5700;			/* 95%: ratio 972 */
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), (972U - 870) * 1024 / 154);
+	s.busy_cpus = 0;			/* nobody to give it to */
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 0U);
+}
+
+static void pressure_from_throttling(struct kunit *test)
+{
+	struct budget_sample s = { .busy_cpus = 2, .throttle = 300 };
+
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 300U);
+	s.limit_notified = true;
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
+}
+
+static void pressure_scaled_by_headroom(struct kunit *test)
+{
+	struct budget_sample s = {
+		.limit_mw = 6000, .power_mw = 6000, .busy_cpus = 1,
+		.freq_known = true,
+	};
+
+	s.headroom = 0;				/* at max frequency: half */
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 512U);
+	s.headroom = 64;
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 768U);
+	s.headroom = 300;
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
+}
+
+static void pressure_from_frequency_alone(struct kunit *test)
+{
+	struct budget_sample s = { .busy_cpus = 1, .freq_known = true, .headroom = 200 };
+
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 400U);
+	s.headroom = 900;
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
+	s.freq_known = false;			/* no signal at all */
+	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 0U);
+}
+
+static struct kunit_case budget_signal_cases[] = {
+	KUNIT_CASE(rapl_units_decoded),
+	KUNIT_CASE(rapl_limit_decoded),
+	KUNIT_CASE(rapl_window_with_fraction),
+	KUNIT_CASE(rapl_limit_disabled),
+	KUNIT_CASE(energy_counter_wraps),
+	KUNIT_CASE(energy_to_power),
+	KUNIT_CASE(pressure_from_power_and_limit),
+	KUNIT_CASE(pressure_from_throttling),
+	KUNIT_CASE(pressure_scaled_by_headroom),
+	KUNIT_CASE(pressure_from_frequency_alone),
+	{}
+};
+
+static struct kunit_suite budget_signal_suite = {
+	.name = "cpuidle_budget_signals",
+	.test_cases = budget_signal_cases,
+};
+
+kunit_test_suites(&budget_policy_suite, &budget_signal_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_DESCRIPTION("KUnit tests of the budget cpuidle governor");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - the "budget" cpuidle governor
+ *
+ * Biases idle state selection by the package's power budget: deeper idle on
+ * idle CPUs while the package is power-limited, so that busy CPUs get the
+ * power, latency first otherwise. This file is the governor's glue: it
+ * gathers the inputs of a selection (timers, tick, latency limit, the
+ * package's power pressure), lets policy.c decide, records how each idle
+ * period ended, and keeps statistics. The algorithm is described at the top
+ * of policy.c, the power pressure at the top of signals.c.
+ *
+ * Files, in debugfs under cpuidle_budget/: stats (per CPU), packages (per
+ * package signals) and override (test scenarios, see signals.c).
+ */
+
+#include <linux/cpuidle.h>
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/tick.h>
+
+#include "budget.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+/* Below menu (20) and teo (19): loading the module never switches to it. */
+#define BUDGET_RATING 15
+
+/**
+ * struct budget_cpu - per-CPU governor state
+ * @hist: how recent idle periods ended
+ * @selects: selections made
+ * @biased: selections where the pressure changed the state
+ * @deeper: of those, selections where it made the state deeper
+ * @tick_stops: selections that asked to stop the tick
+ * @early_wakeups: idle periods that ended early (see policy.c)
+ *
+ * Written only by the CPU it belongs to, from the idle path; the counters
+ * are read from debugfs without locking (one naturally aligned word each).
+ */
+struct budget_cpu {
+	struct budget_history hist;
+	u64 selects;
+	u64 biased;
+	u64 deeper;
+	u64 tick_stops;
+	u64 early_wakeups;
+};
+
+static DEFINE_PER_CPU(struct budget_cpu, budget_cpus);
+
+static void budget_count(u64 *counter)
+{
+	WRITE_ONCE(*counter, *counter + 1);
+}
+
+static int budget_select(struct cpuidle_driver *drv,
+			 struct cpuidle_device *dev, bool *stop_tick)
+{
+	struct budget_cpu *bc = this_cpu_ptr(&budget_cpus);
+	struct budget_choice choice;
+	struct budget_input in;
+	ktime_t tick_ns;
+
+	in.sleep_ns = tick_nohz_get_sleep_length(&tick_ns);
+	in.tick_ns = max_t(s64, tick_ns, 0);
+	in.latency_req_ns = cpuidle_governor_latency_req(dev->cpu);
+	in.tick_stopped = tick_nohz_tick_stopped();
+	in.pressure = budget_pressure(dev->cpu);
+
+	budget_select_state(drv, dev, &bc->hist, &in, &choice);
+
+	bc->hist.sleep_ns = max_t(s64, in.sleep_ns, 0);
+	bc->hist.tick_kept = !choice.stop_tick && !in.tick_stopped;
+	*stop_tick = choice.stop_tick;
+
+	budget_count(&bc->selects);
+	if (choice.state != choice.unbiased) {
+		budget_count(&bc->biased);
+		if (choice.state > choice.unbiased)
+			budget_count(&bc->deeper);
+	}
+	if (choice.stop_tick)
+		budget_count(&bc->tick_stops);
+
+	trace_select(dev->cpu, choice.predicted_ns, in.sleep_ns, in.pressure,
+		     choice.state, choice.unbiased, choice.stop_tick);
+	return choice.state;
+}
+
+static void budget_reflect(struct cpuidle_device *dev, int index)
+{
+	struct cpuidle_driver *drv = cpuidle_get_cpu_driver(dev);
+	struct budget_cpu *bc = this_cpu_ptr(&budget_cpus);
+
+	if (drv && budget_history_update(&bc->hist, drv, dev->last_residency_ns,
+					 tick_nohz_idle_got_tick()))
+		budget_count(&bc->early_wakeups);
+}
+
+/*
+ * Called for each CPU when budget becomes the current governor. A CPU that
+ * slept through the switch may call reflect() right after this, so the
+ * per-CPU state must be valid when it returns.
+ */
+static int budget_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
+{
+	struct budget_cpu *bc = per_cpu_ptr(&budget_cpus, dev->cpu);
+
+	budget_history_reset(&bc->hist);
+	WRITE_ONCE(bc->selects, 0);
+	WRITE_ONCE(bc->biased, 0);
+	WRITE_ONCE(bc->deeper, 0);
+	WRITE_ONCE(bc->tick_stops, 0);
+	WRITE_ONCE(bc->early_wakeups, 0);
+	return 0;
+}
+
+static struct cpuidle_governor budget_governor = {
+	.name =		"budget",
+	.rating =	BUDGET_RATING,
+	.owner =	THIS_MODULE,
+	.enable =	budget_enable,
+	.select =	budget_select,
+	.reflect =	budget_reflect,
+};
+
+static int budget_stats_show(struct seq_file *m, void *unused)
+{
+	int cpu;
+
+	seq_puts(m, "cpu selects biased deeper tick_stops early_wakeups pressure\n");
+	for_each_possible_cpu(cpu) {
+		struct budget_cpu *bc = per_cpu_ptr(&budget_cpus, cpu);
+
+		seq_printf(m, "%d %llu %llu %llu %llu %llu %u\n", cpu,
+			   READ_ONCE(bc->selects), READ_ONCE(bc->biased),
+			   READ_ONCE(bc->deeper), READ_ONCE(bc->tick_stops),
+			   READ_ONCE(bc->early_wakeups), budget_pressure(cpu));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(budget_stats);
+
+static struct dentry *budget_debugfs;
+
+static int __init budget_init(void)
+{
+	int ret;
+
+	ret = budget_signals_init();
+	if (ret)
+		return ret;
+
+	ret = cpuidle_register_governor(&budget_governor);
+	if (ret) {
+		pr_err("cpuidle_budget: cannot register governor: %d\n", ret);
+		budget_signals_exit();
+		return ret;
+	}
+
+	/* Statistics are optional: a debugfs failure is not fatal. */
+	budget_debugfs = debugfs_create_dir("cpuidle_budget", NULL);
+	debugfs_create_file("stats", 0444, budget_debugfs, NULL,
+			    &budget_stats_fops);
+	budget_signals_debugfs(budget_debugfs);
+	return 0;
+}
+
+static void __exit budget_exit(void)
+{
+	/* After this no CPU runs our callbacks: the rest may go. */
+	cpuidle_unregister_governor(&budget_governor);
+	debugfs_remove_recursive(budget_debugfs);
+	budget_signals_exit();
+}
+
+module_init(budget_init);
+module_exit(budget_exit);
+
+MODULE_ALIAS_CPUIDLE_GOVERNOR("budget");
+MODULE_DESCRIPTION("cpuidle governor that biases idle depth by the package power budget");
+MODULE_AUTHOR("cpuidle-budget maintainers <maintainers@cpuidle-budget.invalid>");
+MODULE_LICENSE("GPL");

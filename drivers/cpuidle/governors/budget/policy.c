@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy.c - idle state selection of the budget cpuidle governor
+ *
+ * The governor must guess how long a CPU will stay idle. The timers give an
+ * upper bound: unless something else wakes the CPU first, it sleeps until
+ * the next timer event. Everything else (device interrupts, IPIs, wake-ups
+ * of tasks queued from other CPUs) can only end the period earlier, so the
+ * policy starts from the timer and asks one question of the CPU's recent
+ * past: how often did an idle period end early, too early for the state we
+ * are about to pick? It then accepts a state if that risk is below a
+ * tolerance, and the tolerance is what the package's power pressure moves.
+ *
+ * History
+ *
+ * Each CPU keeps one weight per idle state for early wake-ups and one for
+ * all periods, in fixed point (BUDGET_WEIGHT_ONE per period), decayed
+ * geometrically: every new period first scales all weights by 7/8, so the
+ * last couple of dozen periods dominate and old behaviour fades without a
+ * window to manage. A period counts as *early* when it ended before 7/8 of
+ * the time to the timer it slept for. It is then filed under the deepest
+ * state whose target residency it still reached. All other periods (the
+ * timer fired, more or less on time) only add to the total.
+ *
+ * A period ended by the tick, while the tick was left running, is not
+ * early: the CPU was woken by our own decision to keep the tick, not by an
+ * event the timers did not know about. Counting such wake-ups as early
+ * would make a nearly idle CPU vote for shallow states, the tick's period
+ * being the only thing it ever sees (a known failure of governors that
+ * treat every tick wake-up as a short idle period).
+ *
+ * Nothing is discarded as an outlier: when intervals are noisy, each
+ * period still says exactly which states it would have paid off for, and
+ * that is all the selection uses.
+ *
+ * Selection
+ *
+ * 1. Candidates: enabled states whose exit latency fits the CPU's latency
+ *    limit (PM QoS). The first enabled state is the fallback when nothing
+ *    fits; it is what the hardware would do anyway.
+ * 2. Timer state: the deepest candidate whose target residency fits the
+ *    time to the next timer event.
+ * 3. Risk: for a candidate k, the weight of early periods that did not
+ *    reach k's target residency, as a share of all periods. From the timer
+ *    state downwards, the first candidate whose risk is within the
+ *    tolerance is chosen; the first enabled state if none is.
+ * 4. Tolerance: budget_risk_tolerance(). At pressure 0 a state may be
+ *    chosen if at most 1/8 of recent periods would have been too short for
+ *    it: shallow when in doubt, latency first. At full pressure, up to 1/2:
+ *    when busy CPUs are held back by the package limit, the power a deeper
+ *    state saves is worth more than the occasional wasted entry, and a
+ *    wrong guess costs at most the state's exit latency, which the latency
+ *    limit already bounds. The mapping is linear in between.
+ * 5. Tick: the tick is stopped when the timer says the CPU sleeps past the
+ *    next tick and either the history agrees (the timer state was chosen)
+ *    or the pressure is at least half: then a long idle period is worth
+ *    more than the tick's safety net against a wrong guess. When the tick
+ *    stays, it will end the period before the next tick, so the state is
+ *    limited to those whose target residency fits that time. A polling
+ *    state never stops the tick.
+ *
+ * The same history at pressure 0 gives the *unbiased* choice, reported in
+ * the statistics and the trace so that the bias can be seen at work.
+ */
+
+#include <kunit/visibility.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+
+#include "budget.h"
+
+/* Risk tolerance at pressure 0 and at full pressure, of BUDGET_WEIGHT_ONE. */
+#define BUDGET_RISK_MIN		(BUDGET_WEIGHT_ONE / 8)
+#define BUDGET_RISK_MAX		(BUDGET_WEIGHT_ONE / 2)
+
+/**
+ * budget_risk_tolerance - share of early periods a state may be too deep for
+ * @pressure: package power pressure, clamped to 0..BUDGET_PRESSURE_MAX
+ *
+ * Return: the tolerated share, in units of 1/BUDGET_WEIGHT_ONE.
+ */
+VISIBLE_IF_KUNIT unsigned int budget_risk_tolerance(unsigned int pressure)
+{
+	pressure = min(pressure, BUDGET_PRESSURE_MAX);
+	return BUDGET_RISK_MIN +
+	       (BUDGET_RISK_MAX - BUDGET_RISK_MIN) * pressure / BUDGET_PRESSURE_MAX;
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_risk_tolerance);
+
+static bool budget_state_usable(struct cpuidle_driver *drv,
+				struct cpuidle_device *dev, int i,
+				s64 latency_req_ns)
+{
+	return !dev->states_usage[i].disable &&
+	       drv->states[i].exit_latency_ns <= latency_req_ns;
+}
+
+static int budget_first_enabled(struct cpuidle_driver *drv,
+				struct cpuidle_device *dev)
+{
+	int i;
+
+	for (i = 0; i < drv->state_count; i++) {
+		if (!dev->states_usage[i].disable)
+			return i;
+	}
+	return 0;
+}
+
+/* Deepest usable state not deeper than @limit whose target fits @span_ns. */
+static int budget_deepest_fitting(struct cpuidle_driver *drv,
+				  struct cpuidle_device *dev, int limit,
+				  s64 latency_req_ns, s64 span_ns)
+{
+	int i;
+
+	for (i = limit; i >= 0; i--) {
+		if (budget_state_usable(drv, dev, i, latency_req_ns) &&
+		    drv->states[i].target_residency_ns <= span_ns)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Steps 3 and 4: the deepest usable state, not deeper than @timer_state,
+ * whose risk is within @tolerance; -1 if none.
+ */
+static int budget_pick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+		       const struct budget_history *hist,
+		       const struct budget_input *in, int timer_state,
+		       unsigned int tolerance)
+{
+	u64 allowed = (u64)tolerance * hist->total;
+	u64 short_weight = 0;
+	int i, best = -1;
+
+	/* short_weight: early periods that did not reach state i's target. */
+	for (i = 0; i <= timer_state; i++) {
+		if (budget_state_usable(drv, dev, i, in->latency_req_ns) &&
+		    short_weight * BUDGET_WEIGHT_ONE <= allowed)
+			best = i;
+		short_weight += hist->early[i];
+	}
+	return best;
+}
+
+/* Step 5 for one choice: may change @state, returns whether to stop. */
+static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			const struct budget_input *in, int timer_state,
+			unsigned int pressure, int *state)
+{
+	bool stop;
+	int limited;
+
+	if (drv->states[*state].flags & CPUIDLE_FLAG_POLLING)
+		return false;
+	if (in->tick_stopped)
+		return true;
+
+	stop = in->sleep_ns > in->tick_ns &&
+	       (*state == timer_state || pressure >= BUDGET_PRESSURE_MAX / 2);
+	if (!stop && drv->states[*state].target_residency_ns > in->tick_ns) {
+		limited = budget_deepest_fitting(drv, dev, *state,
+						 in->latency_req_ns, in->tick_ns);
+		*state = limited >= 0 ? limited : budget_first_enabled(drv, dev);
+	}
+	return stop;
+}
+
+/**
+ * budget_select_state - choose an idle state and whether to stop the tick
+ * @drv: the CPU's cpuidle driver
+ * @dev: the CPU's cpuidle device (for the disabled states)
+ * @hist: the CPU's idle history
+ * @in: timer, tick, latency limit and pressure for this selection
+ * @out: the decision, and the pressure-0 decision for comparison
+ *
+ * Pure: reads nothing but its arguments, so that every branch can be
+ * tested with made-up states and histories.
+ */
+VISIBLE_IF_KUNIT void budget_select_state(struct cpuidle_driver *drv,
+					  struct cpuidle_device *dev,
+					  const struct budget_history *hist,
+					  const struct budget_input *in,
+					  struct budget_choice *out)
+{
+	int first = budget_first_enabled(drv, dev);
+	int timer_state, state, unbiased;
+	s64 sleep_ns = max_t(s64, in->sleep_ns, 0);
+
+	timer_state = budget_deepest_fitting(drv, dev, drv->state_count - 1,
+					     in->latency_req_ns, sleep_ns);
+	if (timer_state < 0) {
+		timer_state = first;
+		state = first;
+		unbiased = first;
+	} else {
+		state = budget_pick(drv, dev, hist, in, timer_state,
+				    budget_risk_tolerance(in->pressure));
+		unbiased = budget_pick(drv, dev, hist, in, timer_state,
+				       budget_risk_tolerance(0));
+		if (state < 0)
+			state = first;
+		if (unbiased < 0)
+			unbiased = first;
+	}
+
+	out->timer_state = timer_state;
+	out->stop_tick = budget_tick(drv, dev, in, timer_state, in->pressure,
+				     &state);
+	budget_tick(drv, dev, in, timer_state, 0, &unbiased);
+	out->state = state;
+	out->unbiased = unbiased;
+	out->predicted_ns = sleep_ns;
+	if (state < timer_state)
+		out->predicted_ns = min(sleep_ns,
+					drv->states[state + 1].target_residency_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_select_state);
+
+/**
+ * budget_history_reset - forget all idle periods
+ * @hist: the history
+ */
+VISIBLE_IF_KUNIT void budget_history_reset(struct budget_history *hist)
+{
+	memset(hist, 0, sizeof(*hist));
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_history_reset);
+
+/**
+ * budget_history_update - record how an idle period ended
+ * @hist: the CPU's history; @hist->sleep_ns is the time to the timer the
+ *	period was chosen for
+ * @drv: the CPU's cpuidle driver (for the target residencies)
+ * @residency_ns: how long the CPU actually stayed idle
+ * @tick_wakeup: the period ended with the tick, which had been left running
+ *
+ * Return: %true if the period counted as early.
+ */
+VISIBLE_IF_KUNIT bool budget_history_update(struct budget_history *hist,
+					    struct cpuidle_driver *drv,
+					    s64 residency_ns, bool tick_wakeup)
+{
+	bool early = !(tick_wakeup && hist->tick_kept) &&
+		     residency_ns * 8 < hist->sleep_ns * 7;
+	int i, bin = 0;
+
+	for (i = 0; i < drv->state_count; i++) {
+		hist->early[i] -= hist->early[i] >> BUDGET_DECAY_SHIFT;
+		if (drv->states[i].target_residency_ns <= residency_ns)
+			bin = i;
+	}
+	hist->total -= hist->total >> BUDGET_DECAY_SHIFT;
+	hist->total += BUDGET_WEIGHT_ONE;
+	if (early)
+		hist->early[bin] += BUDGET_WEIGHT_ONE;
+	return early;
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_history_update);
