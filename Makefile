@@ -15,7 +15,7 @@ BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
 KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
 		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
-.PHONY: all module install deps tree kernel modules check demo clean distclean
+.PHONY: all module install deps tree kernel modules helpers check demo bench clean distclean
 
 all: module
 
@@ -41,8 +41,19 @@ kernel: tree
 modules: kernel
 	tools/build-modules.sh
 
+# Guest-side helper programs of the selftests and the bench.
+helpers:
+	mkdir -p build/selftests
+	gcc -O2 -Wall -Wextra -Werror -o build/selftests/wakeups \
+		tests/selftests/cpuidle_budget/wakeups.c
+
 check: deps
 	tools/check.sh
+
+# Numbers, not tests: build/bench/results.json.
+bench: modules helpers
+	tools/vm-run.sh --name bench --icount 4 --timeout 1200 tests/guest/bench.sh
+	tools/bench-report.py build/results/vm-bench build/bench/results.json
 
 demo: modules
 	tools/vm-run.sh --name demo --icount 4 tests/guest/demo.sh

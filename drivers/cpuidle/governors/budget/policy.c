@@ -198,18 +198,25 @@ VISIBLE_IF_KUNIT void budget_select_state(struct cpuidle_driver *drv,
 	} else {
 		state = budget_pick(drv, dev, hist, in, timer_state,
 				    budget_risk_tolerance(in->pressure));
-		unbiased = budget_pick(drv, dev, hist, in, timer_state,
-				       budget_risk_tolerance(0));
 		if (state < 0)
 			state = first;
-		if (unbiased < 0)
-			unbiased = first;
+		unbiased = state;
+		/* Without pressure there is no bias: skip the second pass. */
+		if (in->pressure) {
+			unbiased = budget_pick(drv, dev, hist, in, timer_state,
+					       budget_risk_tolerance(0));
+			if (unbiased < 0)
+				unbiased = first;
+		}
 	}
 
 	out->timer_state = timer_state;
 	out->stop_tick = budget_tick(drv, dev, in, timer_state, in->pressure,
 				     &state);
-	budget_tick(drv, dev, in, timer_state, 0, &unbiased);
+	if (in->pressure)
+		budget_tick(drv, dev, in, timer_state, 0, &unbiased);
+	else
+		unbiased = state;
 	out->state = state;
 	out->unbiased = unbiased;
 	out->predicted_ns = sleep_ns;

@@ -76,6 +76,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/topology.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -92,6 +93,8 @@
 #include "budget.h"
 
 #define BUDGET_PLN_STATUS	BIT_ULL(10)	/* package power limit notification */
+/* Samples in a row without energy counter progress before giving up. */
+#define BUDGET_STUCK_SAMPLES	64
 
 enum budget_source {
 	BUDGET_SRC_AUTO,
@@ -190,7 +193,9 @@ MODULE_PARM_DESC(allow_override, "Allow root to override the power signals throu
  * @prev_us: time of the previous sample
  * @have_prev: the prev_* fields are valid
  * @has_perf_status: MSR_PKG_PERF_STATUS can be read
+ * @stuck_samples: consecutive samples without energy counter progress
  * @samples: samples taken
+ * @busy_ns: total time spent sampling (the sampler's own overhead)
  */
 struct budget_pkg {
 	unsigned int id;
@@ -204,7 +209,9 @@ struct budget_pkg {
 	u64 prev_us;
 	bool have_prev;
 	bool has_perf_status;
+	unsigned int stuck_samples;
 	u64 samples;
+	u64 busy_ns;
 };
 
 static struct budget_pkg *budget_pkgs;
@@ -361,6 +368,23 @@ static int budget_pkg_cpu(struct budget_pkg *pkg)
 	return -1;
 }
 
+/*
+ * Read an MSR of the package: locally when running on one of its CPUs (no
+ * IPI; the usual case with one package), else on @cpu.
+ */
+static int budget_rdmsr(struct budget_pkg *pkg, int cpu, u32 msr, u64 *val)
+{
+	int here = get_cpu();
+	int ret;
+
+	if (topology_logical_package_id(here) == pkg->id)
+		ret = rdmsrl_safe(msr, val);
+	else
+		ret = rdmsrl_safe_on_cpu(cpu, msr, val);
+	put_cpu();
+	return ret;
+}
+
 static void budget_source_failed(struct budget_pkg *pkg, u32 msr)
 {
 	pr_warn("cpuidle_budget: package %u: reading MSR 0x%x faulted, %s signals disabled\n",
@@ -377,13 +401,27 @@ static bool budget_read_power(struct budget_pkg *pkg, int cpu, u64 window_us,
 	struct budget_rapl_limit limit;
 	u64 raw;
 
-	if (rdmsrl_safe_on_cpu(cpu, energy_msr, &raw)) {
+	if (budget_rdmsr(pkg, cpu, energy_msr, &raw)) {
 		budget_source_failed(pkg, energy_msr);
 		return false;
 	}
-	if (pkg->have_prev)
+	if (pkg->have_prev) {
+		/*
+		 * A counter that never moves is no signal: some hypervisors
+		 * let the read succeed and return a constant.
+		 */
+		if ((u32)raw == pkg->prev_energy &&
+		    ++pkg->stuck_samples >= BUDGET_STUCK_SAMPLES) {
+			pr_warn("cpuidle_budget: package %u: energy counter does not advance, %s signals disabled\n",
+				pkg->id, budget_source_names[pkg->source]);
+			pkg->source = BUDGET_SRC_NONE;
+			return false;
+		}
+		if ((u32)raw != pkg->prev_energy)
+			pkg->stuck_samples = 0;
 		s->power_mw = budget_energy_to_mw(budget_counter_delta(pkg->prev_energy, raw),
 						  &pkg->units, window_us);
+	}
 	pkg->prev_energy = raw;
 
 	if (pkg->source == BUDGET_SRC_AMD) {
@@ -391,7 +429,7 @@ static bool budget_read_power(struct budget_pkg *pkg, int cpu, u64 window_us,
 		return true;
 	}
 
-	if (rdmsrl_safe_on_cpu(cpu, MSR_PKG_POWER_LIMIT, &raw)) {
+	if (budget_rdmsr(pkg, cpu, MSR_PKG_POWER_LIMIT, &raw)) {
 		budget_source_failed(pkg, MSR_PKG_POWER_LIMIT);
 		return false;
 	}
@@ -399,7 +437,7 @@ static bool budget_read_power(struct budget_pkg *pkg, int cpu, u64 window_us,
 	s->limit_mw = budget_rapl_limit_mw(&limit);
 
 	/* Optional registers: their absence is normal, not a fault. */
-	if (pkg->has_perf_status && !rdmsrl_safe_on_cpu(cpu, MSR_PKG_PERF_STATUS, &raw)) {
+	if (pkg->has_perf_status && !budget_rdmsr(pkg, cpu, MSR_PKG_PERF_STATUS, &raw)) {
 		u64 throttled_us = ((u64)budget_counter_delta(pkg->prev_throttle, raw) *
 				    USEC_PER_SEC) >> pkg->units.time_shift;
 
@@ -408,7 +446,7 @@ static bool budget_read_power(struct budget_pkg *pkg, int cpu, u64 window_us,
 							   window_us), BUDGET_PRESSURE_MAX);
 		pkg->prev_throttle = raw;
 	}
-	if (!rdmsrl_safe_on_cpu(cpu, MSR_IA32_PACKAGE_THERM_STATUS, &raw))
+	if (!budget_rdmsr(pkg, cpu, MSR_IA32_PACKAGE_THERM_STATUS, &raw))
 		s->limit_notified = raw & BUDGET_PLN_STATUS;
 	return true;
 }
@@ -451,7 +489,7 @@ static void budget_sample_work(struct work_struct *work)
 	struct budget_pkg *pkg = container_of(to_delayed_work(work),
 					      struct budget_pkg, work);
 	struct budget_sample s = {};
-	u64 now_us, window_us;
+	u64 now_us, window_us, start = local_clock();
 	int cpu;
 
 	cpus_read_lock();
@@ -476,6 +514,7 @@ static void budget_sample_work(struct work_struct *work)
 	pkg->last = s;
 	pkg->samples++;
 	WRITE_ONCE(pkg->pressure, budget_pressure_from_sample(&s));
+	WRITE_ONCE(pkg->busy_ns, pkg->busy_ns + local_clock() - start);
 
 	queue_delayed_work(system_power_efficient_wq, &pkg->work,
 			   msecs_to_jiffies(READ_ONCE(budget_period_ms)));
@@ -522,14 +561,14 @@ static void budget_pkg_probe(struct budget_pkg *pkg)
 	cpu = budget_pkg_cpu(pkg);
 	unit_msr = pkg->source == BUDGET_SRC_AMD ?
 		   MSR_AMD_RAPL_POWER_UNIT : MSR_RAPL_POWER_UNIT;
-	if (cpu < 0 || rdmsrl_safe_on_cpu(cpu, unit_msr, &raw)) {
+	if (cpu < 0 || budget_rdmsr(pkg, cpu, unit_msr, &raw)) {
 		cpus_read_unlock();
 		budget_source_failed(pkg, unit_msr);
 		return;
 	}
 	budget_rapl_decode_units(raw, &pkg->units);
 	pkg->has_perf_status = pkg->source == BUDGET_SRC_RAPL &&
-			       !rdmsrl_safe_on_cpu(cpu, MSR_PKG_PERF_STATUS, &raw);
+			       !budget_rdmsr(pkg, cpu, MSR_PKG_PERF_STATUS, &raw);
 	cpus_read_unlock();
 }
 
@@ -571,17 +610,17 @@ static int budget_packages_show(struct seq_file *m, void *unused)
 {
 	unsigned int i;
 
-	seq_puts(m, "package source pressure power_mw limit_mw throttle limit_notified busy_cpus headroom freq_known samples\n");
+	seq_puts(m, "package source pressure power_mw limit_mw throttle limit_notified busy_cpus headroom freq_known samples sampler_ns\n");
 	for (i = 0; i < budget_npkgs; i++) {
 		struct budget_pkg *pkg = &budget_pkgs[i];
 		struct budget_sample s = pkg->last;
 
-		seq_printf(m, "%u %s %u %u %u %u %d %u %u %d %llu\n", i,
+		seq_printf(m, "%u %s %u %u %u %u %d %u %u %d %llu %llu\n", i,
 			   READ_ONCE(budget_override_active) ? "override" :
 			   budget_source_names[pkg->source],
 			   READ_ONCE(pkg->pressure), s.power_mw, s.limit_mw,
 			   s.throttle, s.limit_notified, s.busy_cpus, s.headroom,
-			   s.freq_known, pkg->samples);
+			   s.freq_known, pkg->samples, READ_ONCE(pkg->busy_ns));
 	}
 	return 0;
 }

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of "make bench" (run under -icount: virtual time, so costs are
+# instruction counts, not host noise). For each governor, the same workload
+# (early wake-ups from tests/selftests/cpuidle_budget/wakeups.c on CPU 2,
+# cyclictest timers on CPUs 0 and 3) with the power:cpu_idle and
+# sched:sched_switch events recorded; tools/bench-report.py measures the
+# idle re-entry path from them. Then the budget sampler's own run time over
+# a loaded interval.
+
+CPUIDLE=/sys/devices/system/cpu/cpuidle
+T=/sys/kernel/tracing
+WAKEUPS=$CB_TOP/build/selftests/wakeups
+SECS=${BENCH_SECONDS:-3}
+cd "${TMPDIR:-/tmp}" || exit 1
+
+modprobe emul_idle || exit 1
+modprobe cpuidle_budget || exit 1
+
+echo 4096 >$T/buffer_size_kb
+for gov in ladder menu teo budget; do
+	printf '%s' "$gov" >$CPUIDLE/current_governor || exit 1
+	echo >$T/trace
+	echo 1 >$T/events/power/cpu_idle/enable
+	echo 1 >$T/events/sched/sched_switch/enable
+	cyclictest -q -t 2 -a 0,3 -i 1000 -D "$SECS" >/dev/null 2>&1 &
+	"$WAKEUPS" 2 1 "$SECS"
+	wait
+	echo 0 >$T/events/power/cpu_idle/enable
+	echo 0 >$T/events/sched/sched_switch/enable
+	cat $T/trace >"$RESULTS_DIR/trace-$gov.txt"
+	echo "# $gov: $(grep -c cpu_idle "$RESULTS_DIR/trace-$gov.txt") cpu_idle events"
+done
+
+# Sampler overhead: its accumulated run time over a loaded 10 s.
+printf budget >$CPUIDLE/current_governor
+P=/sys/kernel/debug/cpuidle_budget/packages
+sampler_ns() {
+	awk 'NR > 1 { s += $12 } END { printf "%d\n", s }' $P
+}
+cyclictest -q -t 2 -a 0,3 -i 1000 -D 10 >/dev/null 2>&1 &
+a=$(sampler_ns)
+t0=$(awk '{ print $1 }' /proc/uptime)
+"$WAKEUPS" 2 1 10
+wait
+b=$(sampler_ns)
+t1=$(awk '{ print $1 }' /proc/uptime)
+cat $P >"$RESULTS_DIR/packages.txt"
+echo "sampler_ns $((b - a)) wall_s $(echo "$t1 - $t0" | bc -l)" >"$RESULTS_DIR/sampler.txt"
+printf menu >$CPUIDLE/current_governor

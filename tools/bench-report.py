@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the guest's bench output into numbers in build/bench/results.json.
+
+bench-report.py RESULTS_DIR OUT_JSON
+
+Idle re-entry cost, per governor: on one CPU, the time from a cpu_idle
+exit event (the CPU woke up) to the next cpu_idle entry event (it chose
+and enters a state again), when nothing else was scheduled in between
+(no sched_switch on that CPU). That path is the governor's reflect() and
+select() plus the idle loop's own work (tick handling, the idle state
+bookkeeping), which is the same code for every governor; so differences
+between governors are their own costs, and ratios understate them. The
+median over all such gaps is reported, in ns of -icount virtual time.
+
+Sampler overhead: the budget sampler's accumulated run time over a loaded
+interval, as a percentage of one CPU.
+
+Existing keys of OUT_JSON are kept; these are replaced.
+"""
+
+import json
+import os
+import re
+import statistics
+import sys
+
+EVENT = re.compile(r"\[(\d+)\].*?\s(\d+\.\d+): (cpu_idle|sched_switch): (.*)$")
+EXIT = "state=4294967295"
+
+
+def reentry_gaps(path):
+    last_exit = {}
+    gaps = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = EVENT.search(line)
+            if not m:
+                continue
+            cpu, ts, event, rest = int(m.group(1)), float(m.group(2)), m.group(3), m.group(4)
+            if event == "sched_switch":
+                last_exit.pop(cpu, None)
+            elif rest.startswith(EXIT):
+                last_exit[cpu] = ts
+            elif cpu in last_exit:
+                gaps.append((ts - last_exit.pop(cpu)) * 1e9)
+    return gaps
+
+
+def main(results, out):
+    data = {}
+    if os.path.exists(out):
+        with open(out) as f:
+            data = json.load(f)
+    cost, detail = {}, {}
+    for name in sorted(os.listdir(results)):
+        m = re.match(r"trace-(\w+)\.txt$", name)
+        if not m:
+            continue
+        gaps = reentry_gaps(os.path.join(results, name))
+        if not gaps:
+            continue
+        cost[m.group(1)] = round(statistics.median(gaps))
+        detail[m.group(1)] = {"samples": len(gaps),
+                              "mean_ns": round(statistics.mean(gaps)),
+                              "p90_ns": round(sorted(gaps)[int(0.9 * len(gaps))])}
+    data["select_cost_ns"] = cost
+    data["select_cost_detail"] = detail
+    data["select_cost_method"] = ("median idle re-entry path (cpu_idle exit to next entry, "
+                                  "no task switch between): reflect + select + idle loop, "
+                                  "-icount virtual ns")
+    with open(os.path.join(results, "sampler.txt")) as f:
+        words = f.read().split()
+    sampler_ns, wall_s = int(words[1]), float(words[3])
+    data["sampler_cpu_pct"] = round(100.0 * sampler_ns / (wall_s * 1e9), 5)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+    print(json.dumps({k: data[k] for k in ("select_cost_ns", "sampler_cpu_pct")}))
+    if "teo" in cost and "budget" in cost:
+        print(f"budget / teo re-entry cost: {cost['budget'] / cost['teo']:.3f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
