@@ -4,14 +4,17 @@
 
 bench-report.py RESULTS_DIR OUT_JSON
 
-Idle re-entry cost, per governor: on one CPU, the time from a cpu_idle
-exit event (the CPU woke up) to the next cpu_idle entry event (it chose
-and enters a state again), when nothing else was scheduled in between
-(no sched_switch on that CPU). That path is the governor's reflect() and
-select() plus the idle loop's own work (tick handling, the idle state
-bookkeeping), which is the same code for every governor; so differences
-between governors are their own costs, and ratios understate them. The
-median over all such gaps is reported, in ns of -icount virtual time.
+Per-call cost, per governor: on one CPU, the time from a cpu_idle exit
+event (the CPU woke up) to the next cpu_idle entry event (it chose and
+enters a state again), counted only when no other traced event happened
+on that CPU in between: no task switch and no hrtimer start or cancel, so
+the tick was neither stopped nor restarted. What remains is the governor's
+reflect() and select() plus the idle loop's own bookkeeping, the same code
+for every governor: differences between governors are their own costs,
+and ratios understate them. Gaps where the tick was stopped or restarted
+are reported apart (reentry_with_tick_ns): they mostly measure how often a
+governor stops the tick. Medians, in ns of -icount virtual time; trace
+timestamps have 1 us resolution.
 
 Sampler overhead: the budget sampler's accumulated run time over a loaded
 interval, as a percentage of one CPU.
@@ -25,13 +28,14 @@ import re
 import statistics
 import sys
 
-EVENT = re.compile(r"\[(\d+)\].*?\s(\d+\.\d+): (cpu_idle|sched_switch): (.*)$")
+EVENT = re.compile(r"\[(\d+)\].*?\s(\d+\.\d+): (cpu_idle|sched_switch|hrtimer_start|hrtimer_cancel): (.*)$")
 EXIT = "state=4294967295"
 
 
 def reentry_gaps(path):
-    last_exit = {}
-    gaps = []
+    """(clean gaps, gaps with tick changes), in ns."""
+    last_exit, touched = {}, {}
+    clean, tick = [], []
     with open(path, errors="replace") as f:
         for line in f:
             m = EVENT.search(line)
@@ -40,11 +44,15 @@ def reentry_gaps(path):
             cpu, ts, event, rest = int(m.group(1)), float(m.group(2)), m.group(3), m.group(4)
             if event == "sched_switch":
                 last_exit.pop(cpu, None)
+            elif event.startswith("hrtimer"):
+                touched[cpu] = True
             elif rest.startswith(EXIT):
                 last_exit[cpu] = ts
+                touched[cpu] = False
             elif cpu in last_exit:
-                gaps.append((ts - last_exit.pop(cpu)) * 1e9)
-    return gaps
+                gap = (ts - last_exit.pop(cpu)) * 1e9
+                (tick if touched.get(cpu) else clean).append(gap)
+    return clean, tick
 
 
 def main(results, out):
@@ -57,18 +65,20 @@ def main(results, out):
         m = re.match(r"trace-(\w+)\.txt$", name)
         if not m:
             continue
-        gaps = reentry_gaps(os.path.join(results, name))
+        gaps, tick = reentry_gaps(os.path.join(results, name))
         if not gaps:
             continue
         cost[m.group(1)] = round(statistics.median(gaps))
         detail[m.group(1)] = {"samples": len(gaps),
                               "mean_ns": round(statistics.mean(gaps)),
-                              "p90_ns": round(sorted(gaps)[int(0.9 * len(gaps))])}
+                              "p90_ns": round(sorted(gaps)[int(0.9 * len(gaps))]),
+                              "reentry_with_tick_samples": len(tick),
+                              "reentry_with_tick_ns": round(statistics.median(tick)) if tick else None}
     data["select_cost_ns"] = cost
     data["select_cost_detail"] = detail
     data["select_cost_method"] = ("median idle re-entry path (cpu_idle exit to next entry, "
-                                  "no task switch between): reflect + select + idle loop, "
-                                  "-icount virtual ns")
+                                  "no task switch or hrtimer change between): reflect + "
+                                  "select + idle loop, -icount virtual ns")
     with open(os.path.join(results, "sampler.txt")) as f:
         words = f.read().split()
     sampler_ns, wall_s = int(words[1]), float(words[3])

@@ -5,8 +5,8 @@
 # instruction counts, not host noise). For each governor, the same workload
 # (early wake-ups from tests/selftests/cpuidle_budget/wakeups.c on CPU 2,
 # cyclictest timers on CPUs 0 and 3) with the power:cpu_idle and
-# sched:sched_switch events recorded; tools/bench-report.py measures the
-# idle re-entry path from them. Then the budget sampler's own run time over
+# sched:sched_switch and timer:hrtimer_start/cancel events recorded;
+# tools/bench-report.py measures the idle re-entry path from them. Then the budget sampler's own run time over
 # a loaded interval.
 
 CPUIDLE=/sys/devices/system/cpu/cpuidle
@@ -24,11 +24,15 @@ for gov in ladder menu teo budget; do
 	echo >$T/trace
 	echo 1 >$T/events/power/cpu_idle/enable
 	echo 1 >$T/events/sched/sched_switch/enable
+	echo 1 >$T/events/timer/hrtimer_start/enable
+	echo 1 >$T/events/timer/hrtimer_cancel/enable
 	cyclictest -q -t 2 -a 0,3 -i 1000 -D "$SECS" >/dev/null 2>&1 &
 	"$WAKEUPS" 2 1 "$SECS"
 	wait
 	echo 0 >$T/events/power/cpu_idle/enable
 	echo 0 >$T/events/sched/sched_switch/enable
+	echo 0 >$T/events/timer/hrtimer_start/enable
+	echo 0 >$T/events/timer/hrtimer_cancel/enable
 	cat $T/trace >"$RESULTS_DIR/trace-$gov.txt"
 	echo "# $gov: $(grep -c cpu_idle "$RESULTS_DIR/trace-$gov.txt") cpu_idle events"
 done

@@ -42,5 +42,8 @@ done
 echo
 echo "budget's own counters (debugfs cpuidle_budget/stats):"
 cat /sys/kernel/debug/cpuidle_budget/stats
+echo
+echo "budget's power signals (debugfs cpuidle_budget/packages):"
+cat /sys/kernel/debug/cpuidle_budget/packages
 printf menu >$CPUIDLE/current_governor
 rmmod cpuidle_budget
