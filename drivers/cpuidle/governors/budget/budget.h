@@ -28,6 +28,7 @@ struct dentry;
  *	target residency the period still reached
  * @total: decayed weight of all periods
  * @sleep_ns: time to the next timer event when the last state was chosen
+ *	(S64_MAX when the timers were not consulted)
  * @tick_kept: the last selection left the tick running
  */
 struct budget_history {
@@ -57,7 +58,8 @@ struct budget_input {
  * struct budget_choice - the outcome of a selection
  * @state: the state to enter
  * @unbiased: the state the same history would give at pressure 0
- * @timer_state: the deepest state the timer alone would allow
+ * @timer_state: the deepest state the timer alone would allow; -1 when
+ *	the timers were not consulted
  * @predicted_ns: the idle duration the choice assumes: the time to the
  *	timer, or less than the target residency of the next deeper state
  *	when the history ruled that state out
@@ -143,6 +145,11 @@ void budget_select_state(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			 const struct budget_history *hist,
 			 const struct budget_input *in,
 			 struct budget_choice *out);
+bool budget_select_without_timers(struct cpuidle_driver *drv,
+				  struct cpuidle_device *dev,
+				  const struct budget_history *hist,
+				  const struct budget_input *in,
+				  struct budget_choice *out);
 void budget_history_reset(struct budget_history *hist);
 bool budget_history_update(struct budget_history *hist,
 			   struct cpuidle_driver *drv, s64 residency_ns,

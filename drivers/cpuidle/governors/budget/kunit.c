@@ -320,6 +320,36 @@ static void early_wakeup_classification(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->hist.total, (u32)BUDGET_WEIGHT_ONE);
 }
 
+/* A busy CPU's history: the timers need not be looked at. */
+static void shallow_history_skips_timers(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 30, 10 * MS, 30 * US, false, false);
+	KUNIT_ASSERT_TRUE(test, budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+							     &f->in, &f->out));
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
+	KUNIT_EXPECT_EQ(test, f->out.predicted_ns, 500 * US);
+}
+
+/* No history, a history that allows deep states, or no polling state. */
+static void timers_consulted_otherwise(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	KUNIT_EXPECT_FALSE(test, budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+							      &f->in, &f->out));
+	feed(f, 30, 10 * MS, 10 * MS, false, false);
+	KUNIT_EXPECT_FALSE(test, budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+							      &f->in, &f->out));
+	budget_history_reset(&f->hist);
+	feed(f, 30, 10 * MS, 30 * US, false, false);
+	f->drv.states[0].flags = 0;
+	KUNIT_EXPECT_FALSE(test, budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+							      &f->in, &f->out));
+}
+
 static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(timer_picks_deepest_fitting),
 	KUNIT_CASE(latency_limit_respected),
@@ -340,6 +370,8 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(busy_cpu_stays_shallow),
 	KUNIT_CASE(history_fades),
 	KUNIT_CASE(early_wakeup_classification),
+	KUNIT_CASE(shallow_history_skips_timers),
+	KUNIT_CASE(timers_consulted_otherwise),
 	{}
 };
 

@@ -64,16 +64,20 @@ static int budget_select(struct cpuidle_driver *drv,
 {
 	struct budget_cpu *bc = this_cpu_ptr(&budget_cpus);
 	struct budget_choice choice;
-	struct budget_input in;
+	struct budget_input in = {};
 	ktime_t tick_ns;
 
-	in.sleep_ns = tick_nohz_get_sleep_length(&tick_ns);
-	in.tick_ns = max_t(s64, tick_ns, 0);
 	in.latency_req_ns = cpuidle_governor_latency_req(dev->cpu);
 	in.tick_stopped = tick_nohz_tick_stopped();
 	in.pressure = budget_pressure(dev->cpu);
 
-	budget_select_state(drv, dev, &bc->hist, &in, &choice);
+	if (budget_select_without_timers(drv, dev, &bc->hist, &in, &choice)) {
+		in.sleep_ns = S64_MAX;
+	} else {
+		in.sleep_ns = tick_nohz_get_sleep_length(&tick_ns);
+		in.tick_ns = max_t(s64, tick_ns, 0);
+		budget_select_state(drv, dev, &bc->hist, &in, &choice);
+	}
 
 	bc->hist.sleep_ns = max_t(s64, in.sleep_ns, 0);
 	bc->hist.tick_kept = !choice.stop_tick && !in.tick_stopped;

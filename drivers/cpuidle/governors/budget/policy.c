@@ -61,6 +61,17 @@
  *
  * The same history at pressure 0 gives the *unbiased* choice, reported in
  * the statistics and the trace so that the bias can be seen at work.
+ *
+ * Skipping the timers
+ *
+ * Finding the next timer event is the most expensive part of a selection.
+ * When the history alone already limits the choice to a state so shallow
+ * that being wrong costs next to nothing (target residency below
+ * BUDGET_CHEAP_RESIDENCY_NS, with a polling state to fall back on), the
+ * timers cannot make the choice any deeper and are not consulted: the
+ * state is entered with the tick left running, and the period's length
+ * relative to its timer stays unknown (the history then files it by its
+ * residency alone, as early).
  */
 
 #include <kunit/visibility.h>
@@ -68,6 +79,9 @@
 #include <linux/minmax.h>
 
 #include "budget.h"
+
+/* Below this target residency a wrong guess is too cheap to look at timers. */
+#define BUDGET_CHEAP_RESIDENCY_NS	(15 * NSEC_PER_USEC)
 
 /* Risk tolerance at pressure 0 and at full pressure, of BUDGET_WEIGHT_ONE. */
 #define BUDGET_RISK_MIN		(BUDGET_WEIGHT_ONE / 8)
@@ -227,6 +241,50 @@ VISIBLE_IF_KUNIT void budget_select_state(struct cpuidle_driver *drv,
 EXPORT_SYMBOL_IF_KUNIT(budget_select_state);
 
 /**
+ * budget_select_without_timers - decide from the history alone, if cheap
+ * @drv: the CPU's cpuidle driver
+ * @dev: the CPU's cpuidle device
+ * @hist: the CPU's idle history
+ * @in: latency limit, pressure and tick state (the timer fields are unused)
+ * @out: the decision, filled only when this returns %true
+ *
+ * Return: %true if the history limits the choice to a state shallow enough
+ * that the timers need not be consulted (see "Skipping the timers").
+ */
+VISIBLE_IF_KUNIT bool budget_select_without_timers(struct cpuidle_driver *drv,
+						   struct cpuidle_device *dev,
+						   const struct budget_history *hist,
+						   const struct budget_input *in,
+						   struct budget_choice *out)
+{
+	int deepest = drv->state_count - 1;
+	int state, unbiased;
+
+	if (!hist->total || !(drv->states[0].flags & CPUIDLE_FLAG_POLLING))
+		return false;
+	state = budget_pick(drv, dev, hist, in, deepest,
+			    budget_risk_tolerance(in->pressure));
+	if (state < 0 || state == deepest ||
+	    drv->states[state].target_residency_ns >= BUDGET_CHEAP_RESIDENCY_NS)
+		return false;
+
+	unbiased = state;
+	if (in->pressure) {
+		unbiased = budget_pick(drv, dev, hist, in, deepest,
+				       budget_risk_tolerance(0));
+		if (unbiased < 0)
+			unbiased = budget_first_enabled(drv, dev);
+	}
+	out->state = state;
+	out->unbiased = unbiased;
+	out->timer_state = -1;
+	out->predicted_ns = drv->states[state + 1].target_residency_ns;
+	out->stop_tick = false;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_select_without_timers);
+
+/**
  * budget_history_reset - forget all idle periods
  * @hist: the history
  */
@@ -250,8 +308,9 @@ VISIBLE_IF_KUNIT bool budget_history_update(struct budget_history *hist,
 					    struct cpuidle_driver *drv,
 					    s64 residency_ns, bool tick_wakeup)
 {
+	/* Before 7/8 of the time to the timer; no overflow at S64_MAX. */
 	bool early = !(tick_wakeup && hist->tick_kept) &&
-		     residency_ns * 8 < hist->sleep_ns * 7;
+		     residency_ns < hist->sleep_ns - hist->sleep_ns / 8;
 	int i, bin = 0;
 
 	for (i = 0; i < drv->state_count; i++) {
