@@ -15,7 +15,7 @@ BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
 KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
 		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
-.PHONY: all module install deps tree kernel modules helpers check demo bench clean distclean
+.PHONY: all module install patches deps tree kernel modules helpers check demo bench clean distclean
 
 all: module
 
@@ -27,6 +27,10 @@ module:
 install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KCONFIG_FLAGS) modules_install
 	depmod -a $(shell cat $(KDIR)/include/config/kernel.release)
+
+# Regenerate the patches that add overlay files (patches/overlay).
+patches: tree
+	tools/gen-patches.sh
 
 deps:
 	tools/install-deps.sh

@@ -81,8 +81,11 @@ def main(results, out):
                                   "select + idle loop, -icount virtual ns")
     with open(os.path.join(results, "sampler.txt")) as f:
         words = f.read().split()
-    sampler_ns, wall_s = int(words[1]), float(words[3])
+    sampler_ns, wall_s, samples = int(words[1]), float(words[3]), int(words[5])
     data["sampler_cpu_pct"] = round(100.0 * sampler_ns / (wall_s * 1e9), 5)
+    data["sampler_detail"] = {"samples": samples, "wall_s": wall_s,
+                              "ns_per_sample": round(sampler_ns / samples) if samples else None,
+                              "samples_per_s": round(samples / wall_s, 1)}
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
         json.dump(data, f, indent=2, sort_keys=True)

@@ -80,6 +80,9 @@ for p in $(grep -v '^#' "$PATCHES/series"); do
 	tap_case "$static" $i "checkpatch --strict: patches/$p" \
 		no_output "$KSRC/scripts/checkpatch.pl" --strict -q "$PATCHES/$p"
 done
+i=$((i + 1))
+tap_case "$static" $i "patches generated from the overlay match it (tools/gen-patches.sh --check)" \
+	"$TOP/tools/gen-patches.sh" --check
 for f in $(cd "$TOP" && git ls-files 'drivers/*.[ch]' 'kernel/*.[ch]' 'tests/*.[ch]'); do
 	i=$((i + 1))
 	tap_case "$static" $i "checkpatch --strict: $f" \

@@ -43,13 +43,19 @@ P=/sys/kernel/debug/cpuidle_budget/packages
 sampler_ns() {
 	awk 'NR > 1 { s += $12 } END { printf "%d\n", s }' $P
 }
+samples() {
+	awk 'NR > 1 { s += $11 } END { printf "%d\n", s }' $P
+}
 cyclictest -q -t 2 -a 0,3 -i 1000 -D 10 >/dev/null 2>&1 &
 a=$(sampler_ns)
+n0=$(samples)
 t0=$(awk '{ print $1 }' /proc/uptime)
 "$WAKEUPS" 2 1 10
 wait
 b=$(sampler_ns)
+n1=$(samples)
 t1=$(awk '{ print $1 }' /proc/uptime)
 cat $P >"$RESULTS_DIR/packages.txt"
-echo "sampler_ns $((b - a)) wall_s $(echo "$t1 - $t0" | bc -l)" >"$RESULTS_DIR/sampler.txt"
+echo "sampler_ns $((b - a)) wall_s $(echo "$t1 - $t0" | bc -l) samples $((n1 - n0))" \
+	>"$RESULTS_DIR/sampler.txt"
 printf menu >$CPUIDLE/current_governor

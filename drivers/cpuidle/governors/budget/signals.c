@@ -86,9 +86,7 @@
 #include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
-#include <asm/cpufeature.h>
 #include <asm/msr.h>
-#include <asm/topology.h>
 
 #include "budget.h"
 
