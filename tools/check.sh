@@ -75,6 +75,9 @@ no_warnings() {
 	echo "$out"
 	! echo "$out" | grep -Eq 'warning:|error:'
 }
+# checkpatch runs scripts/spdxcheck.py on new files with "python3" from
+# PATH: Debian's, which has the ply and git modules installed by deps.
+export PATH=/usr/bin:$PATH
 for p in $(grep -v '^#' "$PATCHES/series"); do
 	i=$((i + 1))
 	tap_case "$static" $i "checkpatch --strict: patches/$p" \
