@@ -16,12 +16,7 @@
 fragments=("$TOP/tests/kconfig/test-kernel.config")
 [ "${DEBUG:-0}" = 1 ] && fragments+=("$TOP/tests/kconfig/debug.config")
 
-mkdir -p "$KOBJ"
-kmake -s tinyconfig >/dev/null
-"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOBJ" "$KOBJ/.config" \
-	"${fragments[@]}" >/dev/null
-kmake -s olddefconfig >/dev/null
-"$TOP/tools/kernel-config-check.sh" "$KOBJ/.config" "${fragments[@]}"
+kconfig_generate "$KOBJ" "${fragments[@]}"
 
 start=$(date +%s)
 kmake vmlinux modules

@@ -54,7 +54,7 @@ if ! "$TOP/tools/kernel-tree.sh" --build-each; then
 	[ -f "$RESULTS/series.tap" ] ||
 		echo "not ok 1 - the kernel tree can be prepared" >"$RESULTS/series.tap"
 fi
-sed -i "1i 1..$(grep -v '^#' "$PATCHES/series" | grep -c .)" "$RESULTS/series.tap"
+sed -i "1i 1..$(series_patches | grep -c .)" "$RESULTS/series.tap"
 tap_files+=("$RESULTS/series.tap")
 log "series done ($(elapsed))"
 
@@ -78,7 +78,7 @@ no_warnings() {
 # checkpatch runs scripts/spdxcheck.py on new files with "python3" from
 # PATH: Debian's, which has the ply and git modules installed by deps.
 export PATH=/usr/bin:$PATH
-for p in $(grep -v '^#' "$PATCHES/series"); do
+for p in $(series_patches); do
 	i=$((i + 1))
 	tap_case "$static" $i "checkpatch --strict: patches/$p" \
 		no_output "$KSRC/scripts/checkpatch.pl" --strict -q "$PATCHES/$p"
@@ -95,10 +95,8 @@ i=$((i + 1))
 tap_case "$static" $i "out-of-tree modules build with W=1, no warnings" \
 	no_warnings "$TOP/tools/build-modules.sh"
 i=$((i + 1))
-mkdir -p "$BUILD/selftests"
 tap_case "$static" $i "selftest helper wakeups.c builds with -Wall -Werror" \
-	gcc -O2 -Wall -Wextra -Werror -o "$BUILD/selftests/wakeups" \
-	"$TOP/tests/selftests/cpuidle_budget/wakeups.c"
+	make -s -C "$TOP" helpers
 i=$((i + 1))
 tap_case "$static" $i "sparse (C=2) reports nothing on the governor" \
 	no_warnings kmake -s M="$TOP" "${BUDGET_KCONFIG[@]}" C=2 modules
@@ -118,12 +116,8 @@ tap_case "$static" $i "make KDIR=<test kernel> builds cpuidle_budget.ko for it (
 debug_config() {
 	local obj
 	obj=$(mktemp -d)
-	make -s -C "$KSRC" O="$obj" tinyconfig >/dev/null &&
-		"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-			"$TOP/tests/kconfig/test-kernel.config" "$TOP/tests/kconfig/debug.config" >/dev/null &&
-		make -s -C "$KSRC" O="$obj" olddefconfig >/dev/null &&
-		"$TOP/tools/kernel-config-check.sh" "$obj/.config" \
-			"$TOP/tests/kconfig/test-kernel.config" "$TOP/tests/kconfig/debug.config"
+	kconfig_generate "$obj" "$TOP/tests/kconfig/test-kernel.config" \
+		"$TOP/tests/kconfig/debug.config"
 	local rc=$?
 	rm -rf "$obj"
 	return $rc

@@ -63,7 +63,6 @@ commit_patch() {
 parent=$(g rev-parse "pristine^{commit}")
 drift=0
 while read -r patch; do
-	case "$patch" in ''|'#'*) continue ;; esac
 	read -r -a paths <<<"$(overlay_paths "$patch")"
 	parent=$(commit_patch "$parent" "$PATCHES/$patch" "${paths[@]}")
 	[ ${#paths[@]} -gt 0 ] || continue
@@ -78,5 +77,5 @@ while read -r patch; do
 			log "regenerated patches/$patch"
 		fi
 	fi
-done <"$PATCHES/series"
+done < <(series_patches)
 exit $drift

@@ -62,8 +62,8 @@ make_pristine() {
 # The series and the test-kernel config: per-patch build results are only
 # valid for both.
 series_id() {
-	(cd "$PATCHES" && cat series &&
-		grep -v '^#' series | grep . | xargs cat
+	(cat "$PATCHES/series"
+	 series_patches | (cd "$PATCHES" && xargs cat)
 	 cat "$TOP"/tests/kconfig/*.config) | sha256sum | cut -c1-16
 }
 
@@ -118,7 +118,6 @@ mkdir -p "$RESULTS"
 tap=$(mktemp)
 n=0
 while read -r patch; do
-	case "$patch" in ''|'#'*) continue ;; esac
 	n=$((n + 1))
 	if ! git_k am -q "$PATCHES/$patch"; then
 		git_k am --abort || true
@@ -136,7 +135,7 @@ while read -r patch; do
 			die "the kernel does not build at patches/$patch (see $RESULTS/build-$n.log)"
 		fi
 	fi
-done <"$PATCHES/series"
+done < <(series_patches)
 if [ $build_each = 1 ]; then
 	cp "$tap" "$RESULTS/series.tap"
 	mv "$tap" "$(series_tap)"

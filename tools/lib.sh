@@ -35,6 +35,25 @@ kmake() {
 # kernel: the governor and its KUnit suite as modules.
 BUDGET_KCONFIG=(CONFIG_CPU_IDLE_GOV_BUDGET=m CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=m)
 
+# The patches of the series, in "git am" order: PATCHES/series without its
+# comments and blank lines.
+series_patches() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$PATCHES/series"
+}
+
+# kconfig_generate OBJDIR FRAGMENT...: tinyconfig in OBJDIR, the fragments
+# merged over it, olddefconfig, then a check that every requested option
+# survived (an unmet dependency silently drops one).
+kconfig_generate() {
+	local obj=$1
+	shift
+	mkdir -p "$obj"
+	KOBJ=$obj kmake -s tinyconfig >/dev/null
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
+	KOBJ=$obj kmake -s olddefconfig >/dev/null
+	"$TOP/tools/kernel-config-check.sh" "$obj/.config" "$@"
+}
+
 die() {
 	echo "error: $*" >&2
 	exit 1

@@ -6,8 +6,8 @@
 # (early wake-ups from tests/selftests/cpuidle_budget/wakeups.c on CPU 2,
 # cyclictest timers on CPUs 0 and 3) with the power:cpu_idle and
 # sched:sched_switch and timer:hrtimer_start/cancel events recorded;
-# tools/bench-report.py measures the idle re-entry path from them. Then the budget sampler's own run time over
-# a loaded interval.
+# tools/bench-report.py measures the idle re-entry path from them. Then
+# the budget sampler's own run time over a loaded interval.
 
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 T=/sys/kernel/tracing
@@ -18,21 +18,24 @@ cd "${TMPDIR:-/tmp}" || exit 1
 modprobe emul_idle || exit 1
 modprobe cpuidle_budget || exit 1
 
+EVENTS="power/cpu_idle sched/sched_switch timer/hrtimer_start timer/hrtimer_cancel"
+# trace_events 0|1: switch the recorded events off or on.
+trace_events() {
+	local e
+	for e in $EVENTS; do
+		echo "$1" >$T/events/$e/enable
+	done
+}
+
 echo 4096 >$T/buffer_size_kb
 for gov in ladder menu teo budget; do
 	printf '%s' "$gov" >$CPUIDLE/current_governor || exit 1
 	echo >$T/trace
-	echo 1 >$T/events/power/cpu_idle/enable
-	echo 1 >$T/events/sched/sched_switch/enable
-	echo 1 >$T/events/timer/hrtimer_start/enable
-	echo 1 >$T/events/timer/hrtimer_cancel/enable
+	trace_events 1
 	cyclictest -q -t 2 -a 0,3 -i 1000 -D "$SECS" >/dev/null 2>&1 &
 	"$WAKEUPS" 2 1 "$SECS"
 	wait
-	echo 0 >$T/events/power/cpu_idle/enable
-	echo 0 >$T/events/sched/sched_switch/enable
-	echo 0 >$T/events/timer/hrtimer_start/enable
-	echo 0 >$T/events/timer/hrtimer_cancel/enable
+	trace_events 0
 	cat $T/trace >"$RESULTS_DIR/trace-$gov.txt"
 	echo "# $gov: $(grep -c cpu_idle "$RESULTS_DIR/trace-$gov.txt") cpu_idle events"
 done

@@ -10,11 +10,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-n=0 failed=0
-ok() {
-	n=$((n + 1))
-	if "${@:2}"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=1; fi
-}
+# shellcheck source=tests/host/lib.sh
+. "$TOP/tests/host/lib.sh"
 
 # fake_tarball NAME VERSION PATCHLEVEL: a "linux-source" tarball.
 fake_tarball() {
@@ -101,5 +98,4 @@ after_failure() {
 }
 ok "after a failed run, the next run rebuilds the tree" after_failure
 
-echo "1..$n"
-exit $failed
+done_testing

@@ -8,11 +8,8 @@
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 probe=$TOP/tests/host/guest/runner-probe.sh
-n=0 failed=0
-ok() {
-	n=$((n + 1))
-	if "${@:2}"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=1; fi
-}
+# shellcheck source=tests/host/lib.sh
+. "$TOP/tests/host/lib.sh"
 run() {
 	"$TOP/tools/vm-run.sh" --smp 1 --name "runner-$1" --timeout "${2:-120}" "$probe" "$1" \
 		>"$TOP/build/results/runner-$1.out" 2>&1
@@ -39,5 +36,4 @@ fail_fails() {
 }
 ok "a failing guest script fails the run" fail_fails
 
-echo "1..$n"
-exit $failed
+done_testing
