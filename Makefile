@@ -59,8 +59,9 @@ bench: modules helpers
 	tools/vm-run.sh --name bench --icount 4 --timeout 1200 tests/guest/bench.sh
 	tools/bench-report.py build/results/vm-bench build/bench/results.json
 
-demo: modules
-	tools/vm-run.sh --name demo --icount 4 tests/guest/demo.sh
+demo: modules helpers
+	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh
+	tools/demo-report.py build/results/vm-demo build/bench/results.json
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

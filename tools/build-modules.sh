@@ -11,8 +11,10 @@
 [ -f "$KOBJ/Module.symvers" ] || die "no test kernel in $KOBJ (make kernel)"
 krel=$(cat "$KOBJ/include/config/kernel.release")
 
+# tests/emul's emul_budget.ko uses the governor's exports.
 for dir in "$TOP" "$TOP/tests/emul"; do
-	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" W=1 modules
+	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" W=1 \
+		KBUILD_EXTRA_SYMBOLS="$TOP/Module.symvers" modules
 	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" \
 		INSTALL_MOD_PATH="$STAGE" INSTALL_MOD_DIR=extra modules_install
 done

@@ -129,23 +129,35 @@ log "static checks done ($(elapsed))"
 
 host_test vm-runner
 
-# The guest selftests.
+# The guest selftests: the governor's (MTTCG, 4 CPUs), then the emulated
+# platform's (-icount, 6 CPUs: its throughput comparisons need virtual time).
 vm=$RESULTS/vm.tap
 tap_files+=("$vm")
-echo "1..2" >"$vm"
+echo "1..4" >"$vm"
 tap_case "$vm" 1 "guest selftest run: booted, finished, kernel log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
 	"$TOP/tests/guest/selftests.sh"
-kunit=$RESULTS/vm-selftests/kunit.ktap
-[ -s "$kunit" ] || printf '    1..1\n    not ok 1 - the KUnit suites ran in the guest\n' >"$kunit"
-tap_files+=("$kunit")
-tap_case "$vm" 2 "kunit.py parse reads the KUnit output and finds no failure" \
-	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$kunit"
+n=1
+for kunit in kunit.ktap kunit-emul.ktap; do
+	f=$RESULTS/vm-selftests/$kunit
+	[ -s "$f" ] || printf '    1..1\n    not ok 1 - the KUnit suite %s ran in the guest\n' \
+		"$kunit" >"$f"
+	tap_files+=("$f")
+	n=$((n + 1))
+	tap_case "$vm" $n "kunit.py parse reads $kunit and finds no failure" \
+		python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$f"
+done
+tap_case "$vm" 4 "emulated platform selftest run (-icount, 6 CPUs): booted, finished, log clean" \
+	"$TOP/tools/vm-run.sh" --quiet --name platform --smp 6 --icount 4 --timeout 900 \
+	"$TOP/tests/guest/selftests.sh" emul_platform
 # A selftest that left no TAP behind (the guest died first) is a failure.
-for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug; do
+for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug \
+	 "$TOP"/tests/selftests/emul_platform/*.sh; do
 	name=$(basename "$t" .sh)
 	[ "$name" = lib ] && continue
-	f=$RESULTS/vm-selftests/$name.tap
+	vmdir=vm-selftests
+	[[ "$t" == */emul_platform/* ]] && vmdir=vm-platform
+	f=$RESULTS/$vmdir/$name.tap
 	[ -s "$f" ] || printf '1..1\nnot ok 1 - %s ran in the guest\n' "$name" >"$f"
 	tap_files+=("$f")
 done

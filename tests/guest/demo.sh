@@ -1,49 +1,107 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of "make demo": load the emulated idle driver and the budget
-# governor with modprobe, then, for each governor selected through
-# /sys/devices/system/cpu/cpuidle/current_governor, run the same short
-# wake-up workload (cyclictest: two timer threads, 2 ms period, 1 s) and
-# print the wake-up latency it measured and how often each idle state was
-# entered (summed over CPUs) while it ran.
+# Guest side of "make demo" (run under -icount): the emulated 2P+4E
+# platform with its power model, and for each scenario and each governor
+# (selected through /sys/devices/system/cpu/cpuidle/current_governor) the
+# same mixed workload:
+#
+#   P-cores (CPUs 0-1)  CPU-bound stress-ng, one worker each: throughput
+#   E-cores (CPUs 2-5)  cyclictest timer threads (wake-up latency), and
+#                       cross-CPU wake-ups from tests/.../wakeups.c
+#                       (CPU 2 wakes 3, CPU 4 wakes 5)
+#
+# Scenarios: "limited" (PL1 well below the all-busy power) and
+# "unlimited" (PL1 and PL2 far above it). Raw figures go to
+# $RESULTS_DIR/demo/<scenario>-<governor>/; tools/demo-report.py turns them
+# into the table and build/bench/results.json.
+#
+# Environment: DEMO_SECONDS (default 5) per run, DEMO_PL1_MW (default
+# 15000), DEMO_GOVERNORS (default "ladder menu teo budget").
 
 CPUIDLE=/sys/devices/system/cpu/cpuidle
+PLATFORM=/sys/kernel/debug/emul_idle/platform
+PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
+PARAMS=/sys/module/emul_idle/parameters
+WAKEUPS=$CB_TOP/build/selftests/wakeups
+SECS=${DEMO_SECONDS:-5}
+PL1=${DEMO_PL1_MW:-15000}
+GOVERNORS=${DEMO_GOVERNORS:-ladder menu teo budget}
 cd "${TMPDIR:-/tmp}" || exit 1
 
-modprobe emul_idle || exit 1
-modprobe cpuidle_budget || exit 1
-echo "cpuidle driver:      $(cat $CPUIDLE/current_driver)"
-echo "available governors: $(cat $CPUIDLE/available_governors)"
+[ "$(nproc)" -ge 6 ] || { echo "demo needs 6 CPUs, has $(nproc)" >&2; exit 1; }
 
-states=$(cat /sys/devices/system/cpu/cpu0/cpuidle/state*/name | tr '\n' ' ')
-usage() {
-	local s
-	for s in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
-		cat /sys/devices/system/cpu/cpu*/cpuidle/"${s##*/}"/usage |
-			awk '{ t += $1 } END { printf "%d ", t }'
-	done
+# states FILE: per CPU and state, usage and time (us).
+states() {
+	local d
+	for d in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state*; do
+		echo "${d#/sys/devices/system/cpu/} $(cat "$d/name") $(cat "$d/usage") $(cat "$d/time")"
+	done >"$1"
 }
 
-printf '\n%-8s %9s %9s  %s\n' governor lat_avg lat_max "idle state entries: $states"
-for gov in ladder menu teo budget; do
-	printf '%s' "$gov" >$CPUIDLE/current_governor || exit 1
-	[ "$(cat $CPUIDLE/current_governor)" = "$gov" ] || exit 1
-	before=$(usage)
-	lat=$(cyclictest -q -t 2 -i 2000 -l 500 2>/dev/null |
-		awk '/Avg:/ { for (i = 1; i <= NF; i++) {
-			if ($i == "Avg:") a += $(i + 1); if ($i == "Max:" && $(i + 1) > m) m = $(i + 1) }
-			n++ } END { printf "%7dus %7dus", n ? a / n : 0, m }')
-	after=$(usage)
-	delta=$(paste -d' ' <(echo "$before" | tr ' ' '\n') <(echo "$after" | tr ' ' '\n') |
-		awk 'NF == 2 { printf "%s ", $2 - $1 }')
-	printf '%-8s %s  %s\n' "$gov" "$lat" "$delta"
-done
-echo
-echo "budget's own counters (debugfs cpuidle_budget/stats):"
-cat /sys/kernel/debug/cpuidle_budget/stats
-echo
-echo "budget's power signals (debugfs cpuidle_budget/packages):"
-cat /sys/kernel/debug/cpuidle_budget/packages
+# pressure_samples FILE: budget's package pressure every 100 ms, on CPU 0.
+pressure_samples() {
+	taskset -c 0 bash -c "while :; do awk 'NR == 2 { print \$3 }' $PACKAGES; sleep 0.1; done" \
+		>"$1" 2>/dev/null &
+	echo $!
+}
+
+# workload SECONDS: the mixed workload; stress-ng's YAML to ./stress.yaml.
+workload() {
+	stress-ng --cpu 2 --taskset 0,1 --cpu-method int64 -t "$1" \
+		--metrics-brief --yaml stress.yaml >/dev/null 2>&1 &
+	cyclictest -q -m -t 4 -a 2-5 -i 1500 -D "$1" -h 5000 --histfile=cyclictest.hist \
+		>/dev/null 2>&1 &
+	"$WAKEUPS" 3 2 "$1" &
+	"$WAKEUPS" 5 4 "$1" &
+	wait
+}
+
+# limits PL1 PL2: the emulated package's power limits (PL2 >= PL1 always).
+limits() {
+	if [ "$2" -ge "$(cat $PARAMS/pl2_mw)" ]; then
+		echo "$2" >$PARAMS/pl2_mw && echo "$1" >$PARAMS/pl1_mw
+	else
+		echo "$1" >$PARAMS/pl1_mw && echo "$2" >$PARAMS/pl2_mw
+	fi
+}
+
+run_scenario() {
+	local scenario=$1 gov out pid
+
+	limits "$2" "$3" || return 1
+	echo "# $scenario: $(tr '\n' ' ' <$PLATFORM)"
+	# Bring the model's averages to the workload's steady state.
+	printf menu >$CPUIDLE/current_governor
+	workload 2
+	for gov in $GOVERNORS; do
+		printf '%s' "$gov" >$CPUIDLE/current_governor || return 1
+		[ "$(cat $CPUIDLE/current_governor)" = "$gov" ] || return 1
+		out=$RESULTS_DIR/demo/$scenario-$gov
+		mkdir -p "$out"
+		workload 1		# settle under this governor
+		cp $PLATFORM "$out/platform.before"
+		states "$out/states.before"
+		pid=$(pressure_samples "$out/pressure")
+		t0=$(date +%s.%N)
+		workload "$SECS"
+		t1=$(date +%s.%N)
+		kill "$pid"
+		states "$out/states.after"
+		cp $PLATFORM "$out/platform.after"
+		mv stress.yaml cyclictest.hist "$out/"
+		printf 'secs %s\nt0 %s\nt1 %s\n' "$SECS" "$t0" "$t1" >"$out/run"
+		echo "# $scenario $gov: done"
+	done
+	cp $PACKAGES "$RESULTS_DIR/demo/$scenario-packages.txt"
+}
+
+mkdir -p "$RESULTS_DIR/demo"
+modprobe emul_idle power_model=1 || exit 1
+modprobe cpuidle_budget || exit 1
+modprobe emul_budget || exit 1
+echo "# core types: $(awk 'NR > 1 { printf "%s%s ", $1, $2 }' /sys/kernel/debug/emul_idle/cpus)"
+run_scenario limited "$PL1" 55000 || exit 1
+run_scenario unlimited 500000 500000 || exit 1
 printf menu >$CPUIDLE/current_governor
-rmmod cpuidle_budget
+rmmod emul_budget cpuidle_budget

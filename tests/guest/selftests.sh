@@ -2,26 +2,42 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of "make check": load the emulated idle driver, then run every
-# selftest in tests/selftests/cpuidle_budget and the kernel's own
-# cpu-hotplug selftest (with budget current), each into its own TAP file in
-# the results share. Exit status is non-zero only when the bench itself is
-# broken; test failures are in the TAP files.
+# selftest of one suite, each into its own TAP file in the results share.
+#
+#   selftests.sh [SUITE]
+#
+# SUITE is a directory of tests/selftests: cpuidle_budget (the default)
+# also runs the KUnit suites and the kernel's own cpu-hotplug selftest
+# (with budget current); emul_platform runs under -icount with 6 CPUs.
+# Exit status is non-zero only when the bench itself is broken; test
+# failures are in the TAP files.
 
-TESTS=$CB_TOP/tests/selftests/cpuidle_budget
+SUITE=${1:-cpuidle_budget}
+TESTS=$CB_TOP/tests/selftests/$SUITE
 KSRC=$CB_TOP/build/linux
+[ -d "$TESTS" ] || { echo "no suite $SUITE" >&2; exit 1; }
 
 modprobe emul_idle || { echo "cannot load emul_idle" >&2; exit 1; }
 drv=$(cat /sys/devices/system/cpu/cpuidle/current_driver)
 [ "$drv" = emul_idle ] || { echo "cpuidle driver is '$drv', not emul_idle" >&2; exit 1; }
 
-# The KUnit suites, as a module: their KTAP goes to the kernel log.
-lines=$(dmesg | wc -l)
-if modprobe cpuidle_budget_kunit; then
-	dmesg --notime | tail -n +$((lines + 1)) | sed -n '/^KTAP version/,$p' \
-		>"$RESULTS_DIR/kunit.ktap"
-	rmmod cpuidle_budget_kunit
+# run_kunit MODULE FILE: a KUnit suite module; its KTAP (in the kernel
+# log) into FILE of the results share.
+run_kunit() {
+	local lines
+	lines=$(dmesg | wc -l)
+	if modprobe "$1"; then
+		dmesg --notime | tail -n +$((lines + 1)) | sed -n '/^KTAP version/,$p' \
+			>"$RESULTS_DIR/$2"
+		rmmod "$1"
+	fi
+}
+
+if [ "$SUITE" = cpuidle_budget ]; then
+	run_kunit cpuidle_budget_kunit kunit.ktap
+	rmmod cpuidle_budget 2>/dev/null
+	run_kunit emul_model_kunit kunit-emul.ktap
 fi
-rmmod cpuidle_budget 2>/dev/null
 
 for t in "$TESTS"/*.sh; do
 	name=$(basename "$t" .sh)
@@ -30,6 +46,8 @@ for t in "$TESTS"/*.sh; do
 	"$t" >"$RESULTS_DIR/$name.tap" 2>&1
 	echo "# selftest $name: exit $?"
 done
+
+[ "$SUITE" = cpuidle_budget ] || exit 0
 
 # The kernel's CPU hotplug selftest, with budget as the current governor.
 modprobe cpuidle_budget

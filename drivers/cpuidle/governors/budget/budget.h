@@ -11,7 +11,10 @@
 #include <linux/cpuidle.h>
 #include <linux/types.h>
 
+struct cpuidle_budget_reading;
+struct cpuidle_budget_source;
 struct dentry;
+struct kernel_param;
 
 /* Power pressure: 0 (plenty of budget) to BUDGET_PRESSURE_MAX (at limit). */
 #define BUDGET_PRESSURE_MAX	1024
@@ -126,19 +129,35 @@ struct budget_rapl_limit {
 	bool locked;
 };
 
+/* signals.c: the sampler and the pressure */
 unsigned int budget_pressure_from_sample(const struct budget_sample *s);
+u32 budget_power_mw(u64 delta_uj, u64 window_us);
+void budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
+				 const struct cpuidle_budget_reading *now,
+				 u64 window_us, struct budget_sample *s);
+int budget_uint_param_set(const char *val, const struct kernel_param *kp,
+			  unsigned int min, unsigned int max);
+unsigned int budget_pressure(unsigned int cpu);
+void budget_signals_start(void);
+void budget_signals_stop(void);
+int budget_signals_init(void);
+void budget_signals_exit(void);
+void budget_signals_debugfs(struct dentry *dir);
+
+/* msr.c: the built-in sources */
 void budget_rapl_decode_units(u64 raw, struct budget_rapl_units *u);
 void budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
 			      struct budget_rapl_limit *l);
 u32 budget_rapl_limit_mw(const struct budget_rapl_limit *l);
 u32 budget_counter_delta(u32 prev, u32 now);
-u32 budget_energy_to_mw(u64 delta, const struct budget_rapl_units *u,
-			u64 window_us);
+u64 budget_rapl_to_micro(u64 count, u8 shift);
+extern const struct cpuidle_budget_source budget_rapl_source;
+extern const struct cpuidle_budget_source budget_amd_source;
+const struct cpuidle_budget_source *budget_msr_default_source(void);
+int budget_msr_init(unsigned int npkgs);
+void budget_msr_exit(void);
 
-unsigned int budget_pressure(unsigned int cpu);
-int budget_signals_init(void);
-void budget_signals_exit(void);
-void budget_signals_debugfs(struct dentry *dir);
+/* policy.c: the selection */
 
 unsigned int budget_risk_tolerance(unsigned int pressure);
 void budget_select_state(struct cpuidle_driver *drv, struct cpuidle_device *dev,

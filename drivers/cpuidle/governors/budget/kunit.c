@@ -8,6 +8,7 @@
 
 #include <kunit/test.h>
 #include <linux/cpuidle.h>
+#include <linux/cpuidle_budget.h>
 #include <linux/slab.h>
 
 #include "budget.h"
@@ -447,16 +448,84 @@ static void energy_counter_wraps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, budget_counter_delta(5, 7), 2U);
 }
 
+static void rapl_units_to_micro(struct kunit *test)
+{
+	/* 2^14 energy units of 1/2^14 J: 1 J. */
+	KUNIT_EXPECT_EQ(test, budget_rapl_to_micro(16384, 14), 1000000ULL);
+	KUNIT_EXPECT_EQ(test, budget_rapl_to_micro(1, 14), 61ULL);
+	/* An extended counter far beyond 2^44 units does not overflow. */
+	KUNIT_EXPECT_EQ(test, budget_rapl_to_micro(1ULL << 50, 14), 1000000ULL << 36);
+	/* Time units of 1/1024 s. */
+	KUNIT_EXPECT_EQ(test, budget_rapl_to_micro(1024, 10), 1000000ULL);
+}
+
 static void energy_to_power(struct kunit *test)
 {
-	/* 2^14 units of 1/2^14 J over 1 s: 1 W. */
-	KUNIT_EXPECT_EQ(test, budget_energy_to_mw(16384, &adl_units, 1000000), 1000U);
-	/* A whole wrap's worth does not overflow: 2621 W over 100 s... */
-	KUNIT_EXPECT_EQ(test, budget_energy_to_mw(0xFFFFFFFFULL, &adl_units, 100000000),
-			2621439U);
-	/* ...and saturates, rather than wraps, over 1 ms. */
-	KUNIT_EXPECT_EQ(test, budget_energy_to_mw(0xFFFFFFFFULL, &adl_units, 1000), U32_MAX);
-	KUNIT_EXPECT_EQ(test, budget_energy_to_mw(1000, &adl_units, 0), 0U);
+	/* 1 J over 1 s: 1 W. */
+	KUNIT_EXPECT_EQ(test, budget_power_mw(1000000, 1000000), 1000U);
+	KUNIT_EXPECT_EQ(test, budget_power_mw(15000, 1000), 15000U);
+	/* Saturates rather than wraps... */
+	KUNIT_EXPECT_EQ(test, budget_power_mw(1ULL << 50, 1000), U32_MAX);
+	KUNIT_EXPECT_EQ(test, budget_power_mw(U64_MAX, 1), U32_MAX);
+	/* ...and an empty window has no power. */
+	KUNIT_EXPECT_EQ(test, budget_power_mw(1000, 0), 0U);
+}
+
+static void readings_give_sample(struct kunit *test)
+{
+	struct cpuidle_budget_reading prev = {
+		.valid = CPUIDLE_BUDGET_HAS_ENERGY | CPUIDLE_BUDGET_HAS_THROTTLE,
+		.energy_uj = 5000000, .throttled_us = 100,
+	};
+	struct cpuidle_budget_reading now = {
+		.valid = CPUIDLE_BUDGET_HAS_ENERGY | CPUIDLE_BUDGET_HAS_THROTTLE |
+			 CPUIDLE_BUDGET_HAS_LIMIT | CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE,
+		.energy_uj = 5040000, .throttled_us = 1100, .limit_mw = 9000,
+		.limit_active = true,
+	};
+	struct budget_sample s = { .busy_cpus = 3 };
+
+	/* 40 mJ in 4 ms: 10 W; throttled 1 ms of 4: 256 of 1024. */
+	budget_sample_from_readings(&prev, &now, 4000, &s);
+	KUNIT_EXPECT_EQ(test, s.power_mw, 10000U);
+	KUNIT_EXPECT_EQ(test, s.throttle, 256U);
+	KUNIT_EXPECT_EQ(test, s.limit_mw, 9000U);
+	KUNIT_EXPECT_TRUE(test, s.limit_notified);
+	KUNIT_EXPECT_EQ(test, s.busy_cpus, 3U);
+}
+
+static void readings_missing_or_backwards(struct kunit *test)
+{
+	struct cpuidle_budget_reading prev = {
+		.valid = CPUIDLE_BUDGET_HAS_LIMIT, .energy_uj = 1,
+	};
+	struct cpuidle_budget_reading now = {
+		.valid = CPUIDLE_BUDGET_HAS_ENERGY | CPUIDLE_BUDGET_HAS_THROTTLE,
+		.energy_uj = 900000, .throttled_us = 50, .limit_mw = 7000,
+	};
+	struct budget_sample s = {};
+
+	/* Energy only in the later reading, no limit in it: no figures. */
+	budget_sample_from_readings(&prev, &now, 1000, &s);
+	KUNIT_EXPECT_EQ(test, s.power_mw, 0U);
+	KUNIT_EXPECT_EQ(test, s.throttle, 0U);
+	KUNIT_EXPECT_EQ(test, s.limit_mw, 0U);
+
+	/* A counter that went backwards (source restarted): no figure. */
+	prev.valid = now.valid;
+	prev.energy_uj = 1000000;
+	prev.throttled_us = 60;
+	budget_sample_from_readings(&prev, &now, 1000, &s);
+	KUNIT_EXPECT_EQ(test, s.power_mw, 0U);
+	KUNIT_EXPECT_EQ(test, s.throttle, 0U);
+
+	/* More throttled time than window (a late sample): all of it. */
+	prev.energy_uj = 0;
+	prev.throttled_us = 0;
+	now.throttled_us = 5000;
+	budget_sample_from_readings(&prev, &now, 1000, &s);
+	KUNIT_EXPECT_EQ(test, s.throttle, 1024U);
+	KUNIT_EXPECT_EQ(test, s.power_mw, 900000U);
 }
 
 static void pressure_from_power_and_limit(struct kunit *test)
@@ -516,7 +585,10 @@ static struct kunit_case budget_signal_cases[] = {
 	KUNIT_CASE(rapl_window_with_fraction),
 	KUNIT_CASE(rapl_limit_disabled),
 	KUNIT_CASE(energy_counter_wraps),
+	KUNIT_CASE(rapl_units_to_micro),
 	KUNIT_CASE(energy_to_power),
+	KUNIT_CASE(readings_give_sample),
+	KUNIT_CASE(readings_missing_or_backwards),
 	KUNIT_CASE(pressure_from_power_and_limit),
 	KUNIT_CASE(pressure_from_throttling),
 	KUNIT_CASE(pressure_scaled_by_headroom),

@@ -122,7 +122,13 @@ static int budget_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	WRITE_ONCE(bc->deeper, 0);
 	WRITE_ONCE(bc->tick_stops, 0);
 	WRITE_ONCE(bc->early_wakeups, 0);
+	budget_signals_start();
 	return 0;
+}
+
+static void budget_disable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
+{
+	budget_signals_stop();
 }
 
 static struct cpuidle_governor budget_governor = {
@@ -130,6 +136,7 @@ static struct cpuidle_governor budget_governor = {
 	.rating =	BUDGET_RATING,
 	.owner =	THIS_MODULE,
 	.enable =	budget_enable,
+	.disable =	budget_disable,
 	.select =	budget_select,
 	.reflect =	budget_reflect,
 };

@@ -93,7 +93,7 @@
  *
  * Return: the tolerated share, in units of 1/BUDGET_WEIGHT_ONE.
  */
-VISIBLE_IF_KUNIT unsigned int budget_risk_tolerance(unsigned int pressure)
+unsigned int budget_risk_tolerance(unsigned int pressure)
 {
 	pressure = min(pressure, BUDGET_PRESSURE_MAX);
 	return BUDGET_RISK_MIN +
@@ -193,7 +193,7 @@ static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
  * Pure: reads nothing but its arguments, so that every branch can be
  * tested with made-up states and histories.
  */
-VISIBLE_IF_KUNIT void budget_select_state(struct cpuidle_driver *drv,
+void budget_select_state(struct cpuidle_driver *drv,
 					  struct cpuidle_device *dev,
 					  const struct budget_history *hist,
 					  const struct budget_input *in,
@@ -251,7 +251,7 @@ EXPORT_SYMBOL_IF_KUNIT(budget_select_state);
  * Return: %true if the history limits the choice to a state shallow enough
  * that the timers need not be consulted (see "Skipping the timers").
  */
-VISIBLE_IF_KUNIT bool budget_select_without_timers(struct cpuidle_driver *drv,
+bool budget_select_without_timers(struct cpuidle_driver *drv,
 						   struct cpuidle_device *dev,
 						   const struct budget_history *hist,
 						   const struct budget_input *in,
@@ -288,7 +288,7 @@ EXPORT_SYMBOL_IF_KUNIT(budget_select_without_timers);
  * budget_history_reset - forget all idle periods
  * @hist: the history
  */
-VISIBLE_IF_KUNIT void budget_history_reset(struct budget_history *hist)
+void budget_history_reset(struct budget_history *hist)
 {
 	memset(hist, 0, sizeof(*hist));
 }
@@ -304,7 +304,7 @@ EXPORT_SYMBOL_IF_KUNIT(budget_history_reset);
  *
  * Return: %true if the period counted as early.
  */
-VISIBLE_IF_KUNIT bool budget_history_update(struct budget_history *hist,
+bool budget_history_update(struct budget_history *hist,
 					    struct cpuidle_driver *drv,
 					    s64 residency_ns, bool tick_wakeup)
 {

@@ -15,32 +15,32 @@
  * idle path only READ_ONCE()s it. Being deferrable, the work does not wake
  * an idle CPU: a fully idle package is not sampled, and its pressure is
  * whatever it was when it went idle, which does not matter while nothing
- * runs there.
+ * runs there. Sampling runs only while budget is the governor of at least
+ * one CPU: a kernel that has the governor but uses another pays nothing.
  *
- * Sources (module parameter "signals", chosen once at load)
+ * Sources (module parameter "signals")
  *
- * intel-rapl	MSR_RAPL_POWER_UNIT decodes the units; MSR_PKG_POWER_LIMIT
- *		gives PL1 and PL2 with their enable bits (re-read every
- *		sample: firmware and user space change them);
- *		MSR_PKG_ENERGY_STATUS, a wrapping 32-bit counter, gives the
- *		average power over the window; MSR_PKG_PERF_STATUS, where it
- *		exists, the share of the window the package was throttled;
- *		bit 10 of MSR_IA32_PACKAGE_THERM_STATUS whether the power
- *		limit is being enforced right now.
- * amd		MSR_AMD_RAPL_POWER_UNIT and MSR_AMD_PKG_ENERGY_STATUS give the
- *		power; there is no limit register (limits live in firmware),
- *		so the limit is the amd_power_limit_mw parameter.
- * none		no power signals: pressure 0, a latency-first governor.
- * auto		(default) intel-rapl on Intel, amd on AMD and Hygon, else
- *		none.
- * Every MSR access uses a _safe variant. A fault (the register does not
- * exist on this part, or a hypervisor hides it) disables that source for
- * the package with one log line; the package then has no power signal.
+ * A source (struct cpuidle_budget_source) hands the sampler cumulative
+ * readings: package energy, throttled time, the limit in force and whether
+ * it is being enforced. The sampler takes the differences over its window.
+ *
+ * intel-rapl	the RAPL MSRs (msr.c)
+ * amd		the AMD package energy MSR and a configured limit (msr.c)
+ * platform	a source registered by a platform driver with
+ *		cpuidle_budget_register_source() (none until one registers)
+ * none		no power signals: pressure 0, a latency-first governor
+ * auto		(default) a registered platform source if there is one,
+ *		else intel-rapl on Intel, amd on AMD and Hygon, else none
+ * A source whose probe fails, whose read fails, or whose energy counter
+ * never advances (some hypervisors let the read succeed and return a
+ * constant) is disabled for the package with one log line; the package
+ * then has no power signal until the source changes.
  *
  * Whatever the source, the sampler also looks at the package's CPUs: a CPU
  * idle for less than half the window is busy, and arch_freq_scale (updated
- * every tick from APERF/MPERF) says how close to its maximum frequency it
- * ran. Frequency counts as known once any CPU reported a scale below the
+ * every tick from APERF/MPERF), or the source's own frequency report, says
+ * how close to its maximum frequency it ran. Frequency from
+ * arch_freq_scale counts as known once any CPU reported a scale below the
  * maximum: without frequency invariance the scale stays at the maximum.
  *
  * Pressure (budget_pressure_from_sample())
@@ -67,7 +67,9 @@
  */
 
 #include <kunit/visibility.h>
+#include <linux/atomic.h>
 #include <linux/cpu.h>
+#include <linux/cpuidle_budget.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
@@ -75,6 +77,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/topology.h>
@@ -86,18 +89,17 @@
 #include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
-#include <asm/msr.h>
 
 #include "budget.h"
 
-#define BUDGET_PLN_STATUS	BIT_ULL(10)	/* package power limit notification */
 /* Samples in a row without energy counter progress before giving up. */
 #define BUDGET_STUCK_SAMPLES	64
 
-enum budget_source {
+enum budget_source_param {
 	BUDGET_SRC_AUTO,
 	BUDGET_SRC_RAPL,
 	BUDGET_SRC_AMD,
+	BUDGET_SRC_PLATFORM,
 	BUDGET_SRC_NONE,
 };
 
@@ -105,12 +107,31 @@ static const char * const budget_source_names[] = {
 	[BUDGET_SRC_AUTO] = "auto",
 	[BUDGET_SRC_RAPL] = "intel-rapl",
 	[BUDGET_SRC_AMD] = "amd",
+	[BUDGET_SRC_PLATFORM] = "platform",
 	[BUDGET_SRC_NONE] = "none",
 };
 
-/* Module parameters; each setter validates and changes nothing on error. */
+/**
+ * budget_uint_param_set - set an unsigned int parameter within a range
+ * @val: the text written
+ * @kp: the parameter
+ * @min: smallest value allowed
+ * @max: largest value allowed
+ *
+ * Return: 0, or -EINVAL (and the parameter unchanged) for a bad value.
+ */
+int budget_uint_param_set(const char *val, const struct kernel_param *kp,
+			  unsigned int min, unsigned int max)
+{
+	unsigned int v;
 
-static enum budget_source budget_signals_param = BUDGET_SRC_AUTO;
+	if (kstrtouint(val, 0, &v) || v < min || v > max)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static enum budget_source_param budget_signals_param = BUDGET_SRC_AUTO;
 
 static int budget_signals_set(const char *val, const struct kernel_param *kp)
 {
@@ -132,24 +153,14 @@ static const struct kernel_param_ops budget_signals_ops = {
 	.get = budget_signals_get,
 };
 module_param_cb(signals, &budget_signals_ops, NULL, 0444);
-MODULE_PARM_DESC(signals, "Power signal source: auto, intel-rapl, amd or none (default: auto)");
+MODULE_PARM_DESC(signals,
+		 "Power signal source: auto, intel-rapl, amd, platform or none (default: auto)");
 
 static unsigned int budget_period_ms = 4;
 
-static int budget_uint_range_set(const char *val, const struct kernel_param *kp,
-				 unsigned int min, unsigned int max)
-{
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v < min || v > max)
-		return -EINVAL;
-	*(unsigned int *)kp->arg = v;
-	return 0;
-}
-
 static int budget_period_set(const char *val, const struct kernel_param *kp)
 {
-	return budget_uint_range_set(val, kp, 1, 1000);
+	return budget_uint_param_set(val, kp, 1, 1000);
 }
 
 static const struct kernel_param_ops budget_period_ops = {
@@ -158,21 +169,6 @@ static const struct kernel_param_ops budget_period_ops = {
 };
 module_param_cb(sample_period_ms, &budget_period_ops, &budget_period_ms, 0644);
 MODULE_PARM_DESC(sample_period_ms, "Power signal sampling period, 1..1000 ms (default: 4)");
-
-static unsigned int budget_amd_limit_mw;
-
-static int budget_amd_limit_set(const char *val, const struct kernel_param *kp)
-{
-	return budget_uint_range_set(val, kp, 0, 10000000);
-}
-
-static const struct kernel_param_ops budget_amd_limit_ops = {
-	.set = budget_amd_limit_set,
-	.get = param_get_uint,
-};
-module_param_cb(amd_power_limit_mw, &budget_amd_limit_ops, &budget_amd_limit_mw, 0644);
-MODULE_PARM_DESC(amd_power_limit_mw,
-		 "Package power limit for the amd source, 0..10000000 mW, 0 = none (default: 0)");
 
 static bool budget_allow_override;
 module_param_named(allow_override, budget_allow_override, bool, 0444);
@@ -183,30 +179,27 @@ MODULE_PARM_DESC(allow_override, "Allow root to override the power signals throu
  * @id: logical package id
  * @work: the sampling work
  * @pressure: published pressure, read by the idle path
- * @source: power source in use (BUDGET_SRC_NONE after a fault)
- * @units: RAPL units
+ * @src: power source in use, NULL for none
  * @last: the last sample (for debugfs)
- * @prev_energy: energy counter at the previous sample
- * @prev_throttle: throttled-time counter at the previous sample
+ * @prev: the source's reading at the previous sample
  * @prev_us: time of the previous sample
- * @have_prev: the prev_* fields are valid
- * @has_perf_status: MSR_PKG_PERF_STATUS can be read
+ * @have_prev: @prev and @prev_us are valid
  * @stuck_samples: consecutive samples without energy counter progress
  * @samples: samples taken
  * @busy_ns: total time spent sampling (the sampler's own overhead)
+ *
+ * @src and @prev change under budget_source_lock, which the work holds
+ * while it reads.
  */
 struct budget_pkg {
 	unsigned int id;
 	struct delayed_work work;
 	unsigned int pressure;
-	enum budget_source source;
-	struct budget_rapl_units units;
+	const struct cpuidle_budget_source *src;
 	struct budget_sample last;
-	u32 prev_energy;
-	u32 prev_throttle;
+	struct cpuidle_budget_reading prev;
 	u64 prev_us;
 	bool have_prev;
-	bool has_perf_status;
 	unsigned int stuck_samples;
 	u64 samples;
 	u64 busy_ns;
@@ -215,6 +208,11 @@ struct budget_pkg {
 static struct budget_pkg *budget_pkgs;
 static unsigned int budget_npkgs;
 static bool budget_freq_known;
+/* CPUs whose current governor is budget: sampling runs while non-zero. */
+static atomic_t budget_enabled_cpus = ATOMIC_INIT(0);
+
+static DEFINE_MUTEX(budget_source_lock);
+static const struct cpuidle_budget_source *budget_platform_source;
 
 static DEFINE_PER_CPU(u64, budget_prev_idle_us);
 static DEFINE_PER_CPU(u64, budget_prev_wall_us);
@@ -226,93 +224,53 @@ static bool budget_override_active;
 /* Pure arithmetic, exported to the KUnit suite. */
 
 /**
- * budget_rapl_decode_units - decode MSR_RAPL_POWER_UNIT
- * @raw: register value
- * @u: decoded units
- */
-VISIBLE_IF_KUNIT void budget_rapl_decode_units(u64 raw, struct budget_rapl_units *u)
-{
-	u->power_shift = raw & 0xf;
-	u->energy_shift = (raw >> 8) & 0x1f;
-	u->time_shift = (raw >> 16) & 0xf;
-}
-EXPORT_SYMBOL_IF_KUNIT(budget_rapl_decode_units);
-
-static u32 budget_units_to_mw(u64 units, u8 power_shift)
-{
-	return min_t(u64, (units * 1000) >> power_shift, U32_MAX);
-}
-
-/**
- * budget_rapl_decode_limit - decode MSR_PKG_POWER_LIMIT
- * @raw: register value
- * @u: the package's RAPL units
- * @l: decoded limits
- */
-VISIBLE_IF_KUNIT void budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
-					       struct budget_rapl_limit *l)
-{
-	u64 y = (raw >> 17) & 0x1f, z = (raw >> 22) & 0x3;
-
-	l->pl1_mw = budget_units_to_mw(raw & 0x7fff, u->power_shift);
-	l->pl1_enabled = raw & BIT_ULL(15);
-	/* Window = 2^Y * (1 + Z/4) time units. */
-	l->pl1_window_us = (((4 + z) << y) * USEC_PER_SEC) >> (u->time_shift + 2);
-	l->pl2_mw = budget_units_to_mw((raw >> 32) & 0x7fff, u->power_shift);
-	l->pl2_enabled = raw & BIT_ULL(47);
-	l->locked = raw & BIT_ULL(63);
-}
-EXPORT_SYMBOL_IF_KUNIT(budget_rapl_decode_limit);
-
-/**
- * budget_rapl_limit_mw - the limit in force
- * @l: decoded limits
+ * budget_power_mw - average power from an energy difference
+ * @delta_uj: energy used over the window, in microjoules
+ * @window_us: length of the window
  *
- * Return: the lowest enabled, non-zero limit of PL1 and PL2; 0 if none.
+ * Return: average power in mW, saturated at U32_MAX; 0 for an empty window.
  */
-VISIBLE_IF_KUNIT u32 budget_rapl_limit_mw(const struct budget_rapl_limit *l)
-{
-	u32 mw = 0;
-
-	if (l->pl1_enabled && l->pl1_mw)
-		mw = l->pl1_mw;
-	if (l->pl2_enabled && l->pl2_mw && (!mw || l->pl2_mw < mw))
-		mw = l->pl2_mw;
-	return mw;
-}
-EXPORT_SYMBOL_IF_KUNIT(budget_rapl_limit_mw);
-
-/**
- * budget_counter_delta - advance of a wrapping 32-bit hardware counter
- * @prev: earlier reading
- * @now: later reading
- *
- * Return: @now - @prev modulo 2^32 (one wrap at most between readings).
- */
-VISIBLE_IF_KUNIT u32 budget_counter_delta(u32 prev, u32 now)
-{
-	return now - prev;
-}
-EXPORT_SYMBOL_IF_KUNIT(budget_counter_delta);
-
-/**
- * budget_energy_to_mw - average power from an energy counter advance
- * @delta: counter advance, in energy units
- * @u: RAPL units
- * @window_us: time between the two readings
- *
- * Return: average power in mW, 0 for an empty window.
- */
-VISIBLE_IF_KUNIT u32 budget_energy_to_mw(u64 delta, const struct budget_rapl_units *u,
-					 u64 window_us)
+u32 budget_power_mw(u64 delta_uj, u64 window_us)
 {
 	if (!window_us)
 		return 0;
-	/* delta < 2^32, so delta * 10^9 fits in 64 bits. */
-	return min_t(u64, div64_u64((delta * NSEC_PER_SEC) >> u->energy_shift,
-				    window_us), U32_MAX);
+	if (delta_uj > U64_MAX / 1000)
+		return U32_MAX;
+	/* uJ per ms is mW. */
+	return min_t(u64, div64_u64(delta_uj * 1000, window_us), U32_MAX);
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_energy_to_mw);
+EXPORT_SYMBOL_IF_KUNIT(budget_power_mw);
+
+/**
+ * budget_sample_from_readings - a window's signals from two readings
+ * @prev: the reading at the start of the window
+ * @now: the reading at its end
+ * @window_us: the time between them
+ * @s: the sample to fill (its CPU fields are left alone)
+ *
+ * Differences are taken only of fields both readings have; a counter that
+ * went backwards (a source restarted) gives no figure for this window.
+ */
+void budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
+						  const struct cpuidle_budget_reading *now,
+						  u64 window_us, struct budget_sample *s)
+{
+	unsigned int both = prev->valid & now->valid;
+
+	if ((both & CPUIDLE_BUDGET_HAS_ENERGY) && now->energy_uj >= prev->energy_uj)
+		s->power_mw = budget_power_mw(now->energy_uj - prev->energy_uj, window_us);
+	if (now->valid & CPUIDLE_BUDGET_HAS_LIMIT)
+		s->limit_mw = now->limit_mw;
+	if ((both & CPUIDLE_BUDGET_HAS_THROTTLE) && window_us &&
+	    now->throttled_us >= prev->throttled_us) {
+		u64 throttled = min(now->throttled_us - prev->throttled_us, window_us);
+
+		s->throttle = div64_u64(throttled * BUDGET_PRESSURE_MAX, window_us);
+	}
+	if (now->valid & CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE)
+		s->limit_notified = now->limit_active;
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_sample_from_readings);
 
 #define BUDGET_LIMIT_RAMP_START	870	/* 85% of the limit, of 1024 */
 
@@ -322,7 +280,7 @@ EXPORT_SYMBOL_IF_KUNIT(budget_energy_to_mw);
  *
  * Return: pressure, 0..BUDGET_PRESSURE_MAX (see the comment at the top).
  */
-VISIBLE_IF_KUNIT unsigned int budget_pressure_from_sample(const struct budget_sample *s)
+unsigned int budget_pressure_from_sample(const struct budget_sample *s)
 {
 	unsigned int limit = 0, throttle, headroom, p;
 	u64 ratio;
@@ -366,92 +324,49 @@ static int budget_pkg_cpu(struct budget_pkg *pkg)
 	return -1;
 }
 
-/*
- * Read an MSR of the package: locally when running on one of its CPUs (no
- * IPI; the usual case with one package), else on @cpu.
- */
-static int budget_rdmsr(struct budget_pkg *pkg, int cpu, u32 msr, u64 *val)
+static const char *budget_src_name(const struct cpuidle_budget_source *src)
 {
-	int here = get_cpu();
-	int ret;
-
-	if (topology_logical_package_id(here) == pkg->id)
-		ret = rdmsrl_safe(msr, val);
-	else
-		ret = rdmsrl_safe_on_cpu(cpu, msr, val);
-	put_cpu();
-	return ret;
+	return src ? src->name : "none";
 }
 
-static void budget_source_failed(struct budget_pkg *pkg, u32 msr)
+static void budget_source_failed(struct budget_pkg *pkg, const char *why)
 {
-	pr_warn("cpuidle_budget: package %u: reading MSR 0x%x faulted, %s signals disabled\n",
-		pkg->id, msr, budget_source_names[pkg->source]);
-	pkg->source = BUDGET_SRC_NONE;
+	pr_warn("cpuidle_budget: package %u: %s, %s signals disabled\n",
+		pkg->id, why, budget_src_name(pkg->src));
+	pkg->src = NULL;
 }
 
-/* Power and limit from the package's MSRs; false after a fault. */
-static bool budget_read_power(struct budget_pkg *pkg, int cpu, u64 window_us,
-			      struct budget_sample *s)
+/* Power, limit and throttling from the package's source. */
+static void budget_read_source(struct budget_pkg *pkg, int cpu, u64 window_us,
+			       struct budget_sample *s)
 {
-	u32 energy_msr = pkg->source == BUDGET_SRC_AMD ?
-			 MSR_AMD_PKG_ENERGY_STATUS : MSR_PKG_ENERGY_STATUS;
-	struct budget_rapl_limit limit;
-	u64 raw;
+	struct cpuidle_budget_reading now = {};
 
-	if (budget_rdmsr(pkg, cpu, energy_msr, &raw)) {
-		budget_source_failed(pkg, energy_msr);
-		return false;
+	if (!pkg->src)
+		return;
+	if (pkg->src->read(pkg->id, cpu, &now)) {
+		budget_source_failed(pkg, "reading the signals failed");
+		return;
 	}
 	if (pkg->have_prev) {
-		/*
-		 * A counter that never moves is no signal: some hypervisors
-		 * let the read succeed and return a constant.
-		 */
-		if ((u32)raw == pkg->prev_energy &&
-		    ++pkg->stuck_samples >= BUDGET_STUCK_SAMPLES) {
-			pr_warn("cpuidle_budget: package %u: energy counter does not advance, %s signals disabled\n",
-				pkg->id, budget_source_names[pkg->source]);
-			pkg->source = BUDGET_SRC_NONE;
-			return false;
-		}
-		if ((u32)raw != pkg->prev_energy)
+		if ((pkg->prev.valid & now.valid & CPUIDLE_BUDGET_HAS_ENERGY) &&
+		    now.energy_uj == pkg->prev.energy_uj) {
+			if (++pkg->stuck_samples >= BUDGET_STUCK_SAMPLES) {
+				budget_source_failed(pkg, "energy counter does not advance");
+				return;
+			}
+		} else {
 			pkg->stuck_samples = 0;
-		s->power_mw = budget_energy_to_mw(budget_counter_delta(pkg->prev_energy, raw),
-						  &pkg->units, window_us);
+		}
+		budget_sample_from_readings(&pkg->prev, &now, window_us, s);
 	}
-	pkg->prev_energy = raw;
-
-	if (pkg->source == BUDGET_SRC_AMD) {
-		s->limit_mw = READ_ONCE(budget_amd_limit_mw);
-		return true;
-	}
-
-	if (budget_rdmsr(pkg, cpu, MSR_PKG_POWER_LIMIT, &raw)) {
-		budget_source_failed(pkg, MSR_PKG_POWER_LIMIT);
-		return false;
-	}
-	budget_rapl_decode_limit(raw, &pkg->units, &limit);
-	s->limit_mw = budget_rapl_limit_mw(&limit);
-
-	/* Optional registers: their absence is normal, not a fault. */
-	if (pkg->has_perf_status && !budget_rdmsr(pkg, cpu, MSR_PKG_PERF_STATUS, &raw)) {
-		u64 throttled_us = ((u64)budget_counter_delta(pkg->prev_throttle, raw) *
-				    USEC_PER_SEC) >> pkg->units.time_shift;
-
-		if (pkg->have_prev && window_us)
-			s->throttle = min_t(u64, div64_u64(throttled_us * BUDGET_PRESSURE_MAX,
-							   window_us), BUDGET_PRESSURE_MAX);
-		pkg->prev_throttle = raw;
-	}
-	if (!budget_rdmsr(pkg, cpu, MSR_IA32_PACKAGE_THERM_STATUS, &raw))
-		s->limit_notified = raw & BUDGET_PLN_STATUS;
-	return true;
+	pkg->prev = now;
 }
 
 /* Busy CPUs of the package and how far below maximum frequency they ran. */
 static void budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s)
 {
+	unsigned int (*freq_scale)(int cpu) = pkg->src ? pkg->src->freq_scale : NULL;
 	unsigned long scale_sum = 0;
 	u64 idle, wall, idle_delta, wall_delta;
 	int cpu;
@@ -469,13 +384,14 @@ static void budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s)
 		if (!wall_delta || 2 * idle_delta >= wall_delta)
 			continue;
 		s->busy_cpus++;
-		scale_sum += min_t(unsigned long, arch_scale_freq_capacity(cpu),
+		scale_sum += min_t(unsigned long,
+				   freq_scale ? freq_scale(cpu) : arch_scale_freq_capacity(cpu),
 				   SCHED_CAPACITY_SCALE);
 	}
 	if (!s->busy_cpus)
 		return;
 	scale_sum /= s->busy_cpus;
-	if (scale_sum < SCHED_CAPACITY_SCALE)
+	if (freq_scale || scale_sum < SCHED_CAPACITY_SCALE)
 		budget_freq_known = true;
 	s->freq_known = budget_freq_known;
 	s->headroom = (SCHED_CAPACITY_SCALE - scale_sum) * BUDGET_PRESSURE_MAX /
@@ -491,18 +407,18 @@ static void budget_sample_work(struct work_struct *work)
 	int cpu;
 
 	cpus_read_lock();
+	mutex_lock(&budget_source_lock);
 	now_us = ktime_to_us(ktime_get());
 	window_us = now_us - pkg->prev_us;
 	cpu = budget_pkg_cpu(pkg);
 	if (cpu >= 0) {
-		if (pkg->source != BUDGET_SRC_NONE &&
-		    !budget_read_power(pkg, cpu, window_us, &s))
-			memset(&s, 0, sizeof(s));
+		budget_read_source(pkg, cpu, window_us, &s);
 		budget_read_cpus(pkg, &s);
 	}
-	cpus_read_unlock();
 	pkg->prev_us = now_us;
 	pkg->have_prev = true;
+	mutex_unlock(&budget_source_lock);
+	cpus_read_unlock();
 
 	spin_lock(&budget_override_lock);
 	if (budget_override_active)
@@ -514,8 +430,11 @@ static void budget_sample_work(struct work_struct *work)
 	WRITE_ONCE(pkg->pressure, budget_pressure_from_sample(&s));
 	WRITE_ONCE(pkg->busy_ns, pkg->busy_ns + local_clock() - start);
 
-	queue_delayed_work(system_power_efficient_wq, &pkg->work,
-			   msecs_to_jiffies(READ_ONCE(budget_period_ms)));
+	if (atomic_read(&budget_enabled_cpus))
+		queue_delayed_work(system_power_efficient_wq, &pkg->work,
+				   msecs_to_jiffies(READ_ONCE(budget_period_ms)));
+	else
+		WRITE_ONCE(pkg->pressure, 0);
 }
 
 /**
@@ -533,73 +452,169 @@ unsigned int budget_pressure(unsigned int cpu)
 	return READ_ONCE(budget_pkgs[id].pressure);
 }
 
-static enum budget_source budget_auto_source(void)
-{
-	if (boot_cpu_data.x86_vendor == X86_VENDOR_INTEL)
-		return BUDGET_SRC_RAPL;
-	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
-	    boot_cpu_data.x86_vendor == X86_VENDOR_HYGON)
-		return BUDGET_SRC_AMD;
-	return BUDGET_SRC_NONE;
-}
-
-/* Decide a package's source: its unit register must be readable. */
-static void budget_pkg_probe(struct budget_pkg *pkg)
-{
-	u32 unit_msr;
-	u64 raw;
-	int cpu;
-
-	pkg->source = budget_signals_param == BUDGET_SRC_AUTO ?
-		      budget_auto_source() : budget_signals_param;
-	if (pkg->source == BUDGET_SRC_NONE)
-		return;
-
-	cpus_read_lock();
-	cpu = budget_pkg_cpu(pkg);
-	unit_msr = pkg->source == BUDGET_SRC_AMD ?
-		   MSR_AMD_RAPL_POWER_UNIT : MSR_RAPL_POWER_UNIT;
-	if (cpu < 0 || budget_rdmsr(pkg, cpu, unit_msr, &raw)) {
-		cpus_read_unlock();
-		budget_source_failed(pkg, unit_msr);
-		return;
-	}
-	budget_rapl_decode_units(raw, &pkg->units);
-	pkg->has_perf_status = pkg->source == BUDGET_SRC_RAPL &&
-			       !budget_rdmsr(pkg, cpu, MSR_PKG_PERF_STATUS, &raw);
-	cpus_read_unlock();
-}
-
-int budget_signals_init(void)
+/**
+ * budget_signals_start - a CPU switched to the budget governor
+ *
+ * The first one starts the sampling. Only queues work: callable with CPU
+ * hotplug and the cpuidle lock held.
+ */
+void budget_signals_start(void)
 {
 	unsigned int i;
 
-	budget_npkgs = topology_max_packages();
-	budget_pkgs = kcalloc(budget_npkgs, sizeof(*budget_pkgs), GFP_KERNEL);
-	if (!budget_pkgs)
-		return -ENOMEM;
+	if (atomic_inc_return(&budget_enabled_cpus) != 1)
+		return;
+	for (i = 0; i < budget_npkgs; i++)
+		queue_delayed_work(system_power_efficient_wq, &budget_pkgs[i].work, 0);
+}
+
+/**
+ * budget_signals_stop - a CPU switched away from the budget governor
+ *
+ * After the last one, each package's work runs once more, publishes
+ * pressure 0 and stops.
+ */
+void budget_signals_stop(void)
+{
+	atomic_dec(&budget_enabled_cpus);
+}
+
+static const struct cpuidle_budget_source *budget_wanted_source(void)
+{
+	switch (budget_signals_param) {
+	case BUDGET_SRC_AUTO:
+		return budget_platform_source ?: budget_msr_default_source();
+	case BUDGET_SRC_RAPL:
+		return &budget_rapl_source;
+	case BUDGET_SRC_AMD:
+		return &budget_amd_source;
+	case BUDGET_SRC_PLATFORM:
+		return budget_platform_source;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Give every package the source the parameter and the registered platform
+ * source call for, probed on the package. Called with CPU hotplug held off
+ * and budget_source_lock held, so no sample is in progress.
+ */
+static void budget_choose_sources(void)
+{
+	const struct cpuidle_budget_source *src = budget_wanted_source();
+	unsigned int i;
 
 	for (i = 0; i < budget_npkgs; i++) {
 		struct budget_pkg *pkg = &budget_pkgs[i];
+		int cpu = budget_pkg_cpu(pkg);
 
-		pkg->id = i;
-		budget_pkg_probe(pkg);
+		pkg->src = src;
+		pkg->have_prev = false;
+		pkg->stuck_samples = 0;
+		pkg->prev = (struct cpuidle_budget_reading) {};
+		if (src && src->probe && (cpu < 0 || src->probe(i, cpu))) {
+			budget_source_failed(pkg, "probing the source failed");
+			continue;
+		}
 		pr_info("cpuidle_budget: package %u: %s power signals\n", i,
-			budget_source_names[pkg->source]);
-		INIT_DEFERRABLE_WORK(&pkg->work, budget_sample_work);
-		queue_delayed_work(system_power_efficient_wq, &pkg->work, 0);
+			budget_src_name(src));
 	}
+}
+
+/**
+ * cpuidle_budget_register_source - provide the budget governor's power signals
+ * @src: the source; must stay valid until unregistered
+ *
+ * With the "signals" parameter at auto (the default) or platform, every
+ * package switches to @src (after @src->probe, where given, accepts it)
+ * from its next sample on. One platform source at a time.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL for a source without a name or read callback, or
+ * -EBUSY if another source is registered.
+ */
+int cpuidle_budget_register_source(const struct cpuidle_budget_source *src)
+{
+	int ret = 0;
+
+	if (!src || !src->name || !*src->name || !src->read)
+		return -EINVAL;
+
+	cpus_read_lock();
+	mutex_lock(&budget_source_lock);
+	if (budget_platform_source) {
+		ret = -EBUSY;
+	} else {
+		budget_platform_source = src;
+		budget_choose_sources();
+	}
+	mutex_unlock(&budget_source_lock);
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(cpuidle_budget_register_source);
+
+/**
+ * cpuidle_budget_unregister_source - withdraw a registered source
+ * @src: the source given to cpuidle_budget_register_source()
+ *
+ * Packages go back to the source they would have without it. When this
+ * returns, no callback of @src runs or will run.
+ *
+ * Context: process context; may sleep.
+ */
+void cpuidle_budget_unregister_source(const struct cpuidle_budget_source *src)
+{
+	cpus_read_lock();
+	mutex_lock(&budget_source_lock);
+	if (budget_platform_source == src) {
+		budget_platform_source = NULL;
+		budget_choose_sources();
+	}
+	mutex_unlock(&budget_source_lock);
+	cpus_read_unlock();
+}
+EXPORT_SYMBOL_GPL(cpuidle_budget_unregister_source);
+
+int budget_signals_init(void)
+{
+	unsigned int i, npkgs = topology_max_packages();
+	int ret;
+
+	ret = budget_msr_init(npkgs);
+	if (ret)
+		return ret;
+	budget_pkgs = kcalloc(npkgs, sizeof(*budget_pkgs), GFP_KERNEL);
+	if (!budget_pkgs) {
+		budget_msr_exit();
+		return -ENOMEM;
+	}
+	for (i = 0; i < npkgs; i++) {
+		budget_pkgs[i].id = i;
+		INIT_DEFERRABLE_WORK(&budget_pkgs[i].work, budget_sample_work);
+	}
+
+	cpus_read_lock();
+	mutex_lock(&budget_source_lock);
+	budget_npkgs = npkgs;
+	budget_choose_sources();
+	mutex_unlock(&budget_source_lock);
+	cpus_read_unlock();
 	return 0;
 }
 
+/* Called once no CPU uses the governor any more. */
 void budget_signals_exit(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < budget_npkgs; i++)
 		cancel_delayed_work_sync(&budget_pkgs[i].work);
+	budget_npkgs = 0;
 	kfree(budget_pkgs);
 	budget_pkgs = NULL;
+	budget_msr_exit();
 }
 
 /* debugfs: per-package state, and the override. */
@@ -608,6 +623,7 @@ static int budget_packages_show(struct seq_file *m, void *unused)
 {
 	unsigned int i;
 
+	mutex_lock(&budget_source_lock);
 	seq_puts(m, "package source pressure power_mw limit_mw throttle limit_notified busy_cpus headroom freq_known samples sampler_ns\n");
 	for (i = 0; i < budget_npkgs; i++) {
 		struct budget_pkg *pkg = &budget_pkgs[i];
@@ -615,11 +631,12 @@ static int budget_packages_show(struct seq_file *m, void *unused)
 
 		seq_printf(m, "%u %s %u %u %u %u %d %u %u %d %llu %llu\n", i,
 			   READ_ONCE(budget_override_active) ? "override" :
-			   budget_source_names[pkg->source],
+			   budget_src_name(pkg->src),
 			   READ_ONCE(pkg->pressure), s.power_mw, s.limit_mw,
 			   s.throttle, s.limit_notified, s.busy_cpus, s.headroom,
 			   s.freq_known, pkg->samples, READ_ONCE(pkg->busy_ns));
 	}
+	mutex_unlock(&budget_source_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(budget_packages);

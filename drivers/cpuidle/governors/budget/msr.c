@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * msr.c - the budget governor's built-in power signal sources
+ *
+ * Two sources read model-specific registers and hand the sampler in
+ * signals.c cumulative readings (struct cpuidle_budget_reading), the same
+ * interface an external source registers through:
+ *
+ * intel-rapl	MSR_RAPL_POWER_UNIT decodes the units once per package;
+ *		MSR_PKG_POWER_LIMIT gives PL1 and PL2 with their enable bits
+ *		and is re-read every sample (firmware and user space change
+ *		it); MSR_PKG_ENERGY_STATUS, a wrapping 32-bit counter, is
+ *		extended to 64 bits here; MSR_PKG_PERF_STATUS, where it
+ *		exists, counts the time the package was throttled; bit 10 of
+ *		MSR_IA32_PACKAGE_THERM_STATUS and, where the model has it,
+ *		the PL1/PL2 status bits of MSR_CORE_PERF_LIMIT_REASONS say
+ *		whether the power limit is being enforced right now.
+ * amd		MSR_AMD_RAPL_POWER_UNIT and MSR_AMD_PKG_ENERGY_STATUS give
+ *		the energy; there is no limit register (the limits live in
+ *		firmware), so the limit is the amd_power_limit_mw parameter.
+ *
+ * HWP capabilities are not read: on hybrid parts arch_freq_scale is
+ * already scaled against each CPU's HWP highest performance (intel_pstate
+ * sets it through arch_set_cpu_capacity()), elsewhere against the turbo
+ * ratio limits, so the sampler's frequency headroom is the headroom below
+ * what HWP would grant.
+ *
+ * Every access uses a _safe variant. A register is read on the sampling
+ * CPU when that CPU belongs to the package (no IPI; the usual case with
+ * one package) and through an IPI to a CPU of the package otherwise.
+ */
+
+#include <kunit/visibility.h>
+#include <linux/cpuidle_budget.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <asm/msr.h>
+
+#include "budget.h"
+
+#define BUDGET_PLN_STATUS	BIT_ULL(10)	/* package power limit notification */
+/* Package-level PL1 and PL2 status of MSR_CORE_PERF_LIMIT_REASONS. */
+#define BUDGET_PLR_PL1		BIT_ULL(10)
+#define BUDGET_PLR_PL2		BIT_ULL(11)
+
+static unsigned int budget_amd_limit_mw;
+
+static int budget_amd_limit_set(const char *val, const struct kernel_param *kp)
+{
+	return budget_uint_param_set(val, kp, 0, 10000000);
+}
+
+static const struct kernel_param_ops budget_amd_limit_ops = {
+	.set = budget_amd_limit_set,
+	.get = param_get_uint,
+};
+module_param_cb(amd_power_limit_mw, &budget_amd_limit_ops, &budget_amd_limit_mw, 0644);
+MODULE_PARM_DESC(amd_power_limit_mw,
+		 "Package power limit for the amd source, 0..10000000 mW, 0 = none (default: 0)");
+
+/* Pure arithmetic, exported to the KUnit suite. */
+
+/**
+ * budget_rapl_decode_units - decode MSR_RAPL_POWER_UNIT
+ * @raw: register value
+ * @u: decoded units
+ */
+void budget_rapl_decode_units(u64 raw, struct budget_rapl_units *u)
+{
+	u->power_shift = raw & 0xf;
+	u->energy_shift = (raw >> 8) & 0x1f;
+	u->time_shift = (raw >> 16) & 0xf;
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_rapl_decode_units);
+
+static u32 budget_units_to_mw(u64 units, u8 power_shift)
+{
+	return min_t(u64, (units * 1000) >> power_shift, U32_MAX);
+}
+
+/**
+ * budget_rapl_decode_limit - decode MSR_PKG_POWER_LIMIT
+ * @raw: register value
+ * @u: the package's RAPL units
+ * @l: decoded limits
+ */
+void budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
+					       struct budget_rapl_limit *l)
+{
+	u64 y = (raw >> 17) & 0x1f, z = (raw >> 22) & 0x3;
+
+	l->pl1_mw = budget_units_to_mw(raw & 0x7fff, u->power_shift);
+	l->pl1_enabled = raw & BIT_ULL(15);
+	/* Window = 2^Y * (1 + Z/4) time units. */
+	l->pl1_window_us = (((4 + z) << y) * USEC_PER_SEC) >> (u->time_shift + 2);
+	l->pl2_mw = budget_units_to_mw((raw >> 32) & 0x7fff, u->power_shift);
+	l->pl2_enabled = raw & BIT_ULL(47);
+	l->locked = raw & BIT_ULL(63);
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_rapl_decode_limit);
+
+/**
+ * budget_rapl_limit_mw - the limit in force
+ * @l: decoded limits
+ *
+ * Return: the lowest enabled, non-zero limit of PL1 and PL2; 0 if none.
+ */
+u32 budget_rapl_limit_mw(const struct budget_rapl_limit *l)
+{
+	u32 mw = 0;
+
+	if (l->pl1_enabled && l->pl1_mw)
+		mw = l->pl1_mw;
+	if (l->pl2_enabled && l->pl2_mw && (!mw || l->pl2_mw < mw))
+		mw = l->pl2_mw;
+	return mw;
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_rapl_limit_mw);
+
+/**
+ * budget_counter_delta - advance of a wrapping 32-bit hardware counter
+ * @prev: earlier reading
+ * @now: later reading
+ *
+ * Return: @now - @prev modulo 2^32 (one wrap at most between readings).
+ */
+u32 budget_counter_delta(u32 prev, u32 now)
+{
+	return now - prev;
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_counter_delta);
+
+/**
+ * budget_rapl_to_micro - a count of RAPL units of 1/2^shift in millionths
+ * @count: number of units (an extended counter: any 64-bit value)
+ * @shift: the unit's shift, from MSR_RAPL_POWER_UNIT
+ *
+ * Return: @count * 10^6 / 2^@shift, without overflowing the intermediate.
+ */
+u64 budget_rapl_to_micro(u64 count, u8 shift)
+{
+	return mul_u64_u32_shr(count, USEC_PER_SEC, shift);
+}
+EXPORT_SYMBOL_IF_KUNIT(budget_rapl_to_micro);
+
+/* The sources. */
+
+/**
+ * struct budget_msr_pkg - per-package state of the MSR sources
+ * @units: decoded power units
+ * @energy_raw: last raw energy counter
+ * @energy: energy counter extended to 64 bits
+ * @perf_raw: last raw MSR_PKG_PERF_STATUS
+ * @perf: throttled-time counter extended to 64 bits
+ * @primed: the raw fields hold a first reading
+ * @has_perf_status: MSR_PKG_PERF_STATUS can be read
+ * @has_limit_reasons: MSR_CORE_PERF_LIMIT_REASONS can be read
+ */
+struct budget_msr_pkg {
+	struct budget_rapl_units units;
+	u32 energy_raw;
+	u64 energy;
+	u32 perf_raw;
+	u64 perf;
+	bool primed;
+	bool has_perf_status;
+	bool has_limit_reasons;
+};
+
+static struct budget_msr_pkg *budget_msr_pkgs;
+static unsigned int budget_msr_npkgs;
+
+static int budget_rdmsr(unsigned int pkg, int cpu, u32 msr, u64 *val)
+{
+	int here = get_cpu();
+	int ret;
+
+	if (topology_logical_package_id(here) == pkg)
+		ret = rdmsrl_safe(msr, val);
+	else
+		ret = rdmsrl_safe_on_cpu(cpu, msr, val);
+	put_cpu();
+	return ret;
+}
+
+static struct budget_msr_pkg *budget_msr_pkg(unsigned int pkg)
+{
+	return pkg < budget_msr_npkgs ? &budget_msr_pkgs[pkg] : NULL;
+}
+
+static int budget_msr_probe(unsigned int pkg, int cpu, u32 unit_msr, bool intel)
+{
+	struct budget_msr_pkg *mp = budget_msr_pkg(pkg);
+	u64 raw;
+	int ret;
+
+	if (!mp)
+		return -ENODEV;
+	ret = budget_rdmsr(pkg, cpu, unit_msr, &raw);
+	if (ret) {
+		pr_info("cpuidle_budget: package %u: MSR 0x%x not readable\n", pkg, unit_msr);
+		return ret;
+	}
+	*mp = (struct budget_msr_pkg) {};
+	budget_rapl_decode_units(raw, &mp->units);
+	if (intel) {
+		mp->has_perf_status = !budget_rdmsr(pkg, cpu, MSR_PKG_PERF_STATUS, &raw);
+		mp->has_limit_reasons = !budget_rdmsr(pkg, cpu, MSR_CORE_PERF_LIMIT_REASONS,
+						      &raw);
+	}
+	return 0;
+}
+
+static int budget_read_energy(unsigned int pkg, int cpu, u32 msr,
+			      struct budget_msr_pkg *mp, struct cpuidle_budget_reading *r)
+{
+	u64 raw;
+	int ret;
+
+	ret = budget_rdmsr(pkg, cpu, msr, &raw);
+	if (ret) {
+		pr_warn("cpuidle_budget: package %u: reading MSR 0x%x faulted\n", pkg, msr);
+		return ret;
+	}
+	if (mp->primed)
+		mp->energy += budget_counter_delta(mp->energy_raw, raw);
+	mp->energy_raw = raw;
+	r->energy_uj = budget_rapl_to_micro(mp->energy, mp->units.energy_shift);
+	r->valid |= CPUIDLE_BUDGET_HAS_ENERGY;
+	return 0;
+}
+
+static int budget_rapl_probe(unsigned int pkg, int cpu)
+{
+	return budget_msr_probe(pkg, cpu, MSR_RAPL_POWER_UNIT, true);
+}
+
+static int budget_rapl_read(unsigned int pkg, int cpu, struct cpuidle_budget_reading *r)
+{
+	struct budget_msr_pkg *mp = budget_msr_pkg(pkg);
+	struct budget_rapl_limit limit;
+	u64 raw;
+	int ret;
+
+	if (!mp)
+		return -ENODEV;
+	ret = budget_read_energy(pkg, cpu, MSR_PKG_ENERGY_STATUS, mp, r);
+	if (ret)
+		return ret;
+
+	ret = budget_rdmsr(pkg, cpu, MSR_PKG_POWER_LIMIT, &raw);
+	if (ret) {
+		pr_warn("cpuidle_budget: package %u: reading MSR 0x%x faulted\n", pkg,
+			MSR_PKG_POWER_LIMIT);
+		return ret;
+	}
+	budget_rapl_decode_limit(raw, &mp->units, &limit);
+	r->limit_mw = budget_rapl_limit_mw(&limit);
+	r->valid |= CPUIDLE_BUDGET_HAS_LIMIT;
+
+	/* Optional registers: their absence is normal, not a fault. */
+	if (mp->has_perf_status && !budget_rdmsr(pkg, cpu, MSR_PKG_PERF_STATUS, &raw)) {
+		if (mp->primed)
+			mp->perf += budget_counter_delta(mp->perf_raw, raw);
+		mp->perf_raw = raw;
+		r->throttled_us = budget_rapl_to_micro(mp->perf, mp->units.time_shift);
+		r->valid |= CPUIDLE_BUDGET_HAS_THROTTLE;
+	}
+	if (!budget_rdmsr(pkg, cpu, MSR_IA32_PACKAGE_THERM_STATUS, &raw)) {
+		r->limit_active = raw & BUDGET_PLN_STATUS;
+		r->valid |= CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE;
+	}
+	if (mp->has_limit_reasons &&
+	    !budget_rdmsr(pkg, cpu, MSR_CORE_PERF_LIMIT_REASONS, &raw)) {
+		r->limit_active |= !!(raw & (BUDGET_PLR_PL1 | BUDGET_PLR_PL2));
+		r->valid |= CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE;
+	}
+	mp->primed = true;
+	return 0;
+}
+
+const struct cpuidle_budget_source budget_rapl_source = {
+	.name = "intel-rapl",
+	.probe = budget_rapl_probe,
+	.read = budget_rapl_read,
+};
+
+static int budget_amd_probe(unsigned int pkg, int cpu)
+{
+	return budget_msr_probe(pkg, cpu, MSR_AMD_RAPL_POWER_UNIT, false);
+}
+
+static int budget_amd_read(unsigned int pkg, int cpu, struct cpuidle_budget_reading *r)
+{
+	struct budget_msr_pkg *mp = budget_msr_pkg(pkg);
+	int ret;
+
+	if (!mp)
+		return -ENODEV;
+	ret = budget_read_energy(pkg, cpu, MSR_AMD_PKG_ENERGY_STATUS, mp, r);
+	if (ret)
+		return ret;
+	mp->primed = true;
+	r->limit_mw = READ_ONCE(budget_amd_limit_mw);
+	r->valid |= CPUIDLE_BUDGET_HAS_LIMIT;
+	return 0;
+}
+
+const struct cpuidle_budget_source budget_amd_source = {
+	.name = "amd",
+	.probe = budget_amd_probe,
+	.read = budget_amd_read,
+};
+
+/**
+ * budget_msr_default_source - the built-in source for this CPU vendor
+ *
+ * Return: intel-rapl on Intel, amd on AMD and Hygon, NULL elsewhere.
+ */
+const struct cpuidle_budget_source *budget_msr_default_source(void)
+{
+	switch (boot_cpu_data.x86_vendor) {
+	case X86_VENDOR_INTEL:
+		return &budget_rapl_source;
+	case X86_VENDOR_AMD:
+	case X86_VENDOR_HYGON:
+		return &budget_amd_source;
+	default:
+		return NULL;
+	}
+}
+
+int budget_msr_init(unsigned int npkgs)
+{
+	budget_msr_pkgs = kcalloc(npkgs, sizeof(*budget_msr_pkgs), GFP_KERNEL);
+	if (!budget_msr_pkgs)
+		return -ENOMEM;
+	budget_msr_npkgs = npkgs;
+	return 0;
+}
+
+void budget_msr_exit(void)
+{
+	kfree(budget_msr_pkgs);
+	budget_msr_pkgs = NULL;
+	budget_msr_npkgs = 0;
+}

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * emul_model.c - package power model of the emulated hybrid platform
+ *
+ * Every model interval (a jiffy or more: it runs from the per-CPU
+ * deferrable timers below, so a fully idle guest is not woken for it, and
+ * a busy CPU's tasks never delay it) the model looks at what each CPU did
+ * since the last interval: time busy, time in each idle state (the cpuidle
+ * core's per-state time, plus the idle period still in progress). From
+ * that and the package's current frequency scale it computes the
+ * package's average power:
+ *
+ *   busy core     dynamic power C * V^2 * f (at the rail voltage) + leakage
+ *   POLL          leakage + poll_activity of the dynamic power (C0, spinning)
+ *   C1, C1E       leakage only: clock-gated, still powered at the rail
+ *   C6, C8, C10   gated_mw: power-gated
+ *   uncore        uncore_mw, or uncore_pkg_idle_mw for the share of the
+ *                 interval every core was power-gated (a package C-state)
+ *
+ * All cores share one voltage rail, as the IA cores of a client part do:
+ * while any core is busy, the rail sits at the voltage the busy cores'
+ * frequency needs, and every powered core, busy or idle, leaks at it. This
+ * is what makes shallow idle expensive exactly when busy cores run fast.
+ * Leakage grows with the cube of the rail voltage, dynamic power with its
+ * square and with the frequency; the voltage is flat up to a knee
+ * frequency and rises linearly to the maximum after it.
+ *
+ * The energy integrates this power. Like RAPL, the model keeps a long
+ * (PL1) and a short (PL2) exponentially weighted average of the power;
+ * while the long average is below PL1 the package may draw up to PL2, and
+ * once it reaches PL1 it is held at PL1. The frequency scale of the next
+ * interval is then the highest one, up to the turbo limit for the number
+ * of active (powered) cores, whose power with the last interval's activity
+ * fits the allowed power: a power-control unit that settles in one
+ * interval. When that is below the turbo limit the package is at its
+ * limit (throttled).
+ *
+ * Busy CPUs really do less work at a lower scale: a per-CPU deferrable
+ * timer every jiffy spins, in softirq context, for the time the work done
+ * since its last run would have taken longer at the current scale
+ * (emul_steal_ns()). A CPU-bound benchmark measures the loss.
+ */
+
+#include <kunit/visibility.h>
+#include <linux/cpu.h>
+#include <linux/cpuidle_budget.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/tick.h>
+#include <linux/timer.h>
+
+#include "emul.h"
+
+const struct emul_pkg_model emul_default_model = EMUL_DEFAULT_MODEL;
+EXPORT_SYMBOL_IF_KUNIT(emul_default_model);
+
+/* Arithmetic. */
+
+/**
+ * emul_voltage_mv - rail voltage a core type needs at a frequency scale
+ * @m: the model
+ * @t: the core type
+ * @scale: frequency, of EMUL_SCALE (the type's maximum)
+ *
+ * Return: the voltage in mV: vmin up to the knee, linear to vmax at the
+ * maximum frequency.
+ */
+u32 emul_voltage_mv(const struct emul_pkg_model *m,
+				     enum emul_core_type t, u32 scale)
+{
+	const struct emul_core_model *c = &m->core[t];
+	u32 f = (u64)min_t(u32, scale, EMUL_SCALE) * c->fmax_mhz / EMUL_SCALE;
+
+	if (f <= c->fknee_mhz || c->fmax_mhz <= c->fknee_mhz)
+		return m->vmin_mv;
+	return m->vmin_mv + (u64)(m->vmax_mv - m->vmin_mv) * (f - c->fknee_mhz) /
+	       (c->fmax_mhz - c->fknee_mhz);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_voltage_mv);
+
+/**
+ * emul_leak_mw - leakage of a powered core at a rail voltage
+ * @m: the model
+ * @t: the core type
+ * @rail_mv: the rail voltage
+ *
+ * Return: leak_mw * (rail / vmax)^3, in mW.
+ */
+u32 emul_leak_mw(const struct emul_pkg_model *m,
+				  enum emul_core_type t, u32 rail_mv)
+{
+	u64 v = rail_mv, vmax = m->vmax_mv;
+
+	return div64_u64(m->core[t].leak_mw * v * v * v, vmax * vmax * vmax);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_leak_mw);
+
+static u32 emul_dyn_mw(const struct emul_pkg_model *m, enum emul_core_type t,
+		       u32 scale, u32 rail_mv)
+{
+	u64 v = rail_mv, vmax = m->vmax_mv;
+
+	return div64_u64(m->core[t].dyn_mw * v * v * min_t(u32, scale, EMUL_SCALE),
+			 vmax * vmax * EMUL_SCALE);
+}
+
+/**
+ * emul_busy_mw - power of a busy core
+ * @m: the model
+ * @t: the core type
+ * @scale: its frequency, of EMUL_SCALE
+ * @rail_mv: the rail voltage (at least what @scale needs)
+ *
+ * Return: dynamic power (dyn_mw * (V/vmax)^2 * f/fmax) plus leakage, mW.
+ */
+u32 emul_busy_mw(const struct emul_pkg_model *m, enum emul_core_type t,
+				  u32 scale, u32 rail_mv)
+{
+	return emul_dyn_mw(m, t, scale, rail_mv) + emul_leak_mw(m, t, rail_mv);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_busy_mw);
+
+/**
+ * emul_turbo_cap - the frequency cap for a number of active cores
+ * @m: the model
+ * @active: cores in C0, POLL, C1 or C1E
+ *
+ * Return: the highest frequency scale allowed, of EMUL_SCALE.
+ */
+u32 emul_turbo_cap(const struct emul_pkg_model *m, unsigned int active)
+{
+	active = clamp(active, 1U, (unsigned int)ARRAY_SIZE(m->turbo_pct) - 1);
+	return m->turbo_pct[active] * EMUL_SCALE / 100;
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_turbo_cap);
+
+static u64 emul_deep_ns(const struct emul_cpu_window *c)
+{
+	return c->state_ns[EMUL_C6] + c->state_ns[EMUL_C8] + c->state_ns[EMUL_C10];
+}
+
+/**
+ * emul_active_cores - average number of powered cores over a window
+ * @w: the window
+ *
+ * Return: the number of cores not power-gated, averaged over the window
+ * and rounded to the nearest.
+ */
+unsigned int emul_active_cores(const struct emul_pkg_window *w)
+{
+	u64 powered = 0;
+	unsigned int i;
+
+	if (!w->len_ns)
+		return 0;
+	for (i = 0; i < w->ncpus; i++)
+		powered += w->len_ns - min(emul_deep_ns(&w->cpu[i]), w->len_ns);
+	return div64_u64(powered + w->len_ns / 2, w->len_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_active_cores);
+
+/**
+ * emul_window_power_mw - average package power over a window
+ * @m: the model
+ * @w: what each CPU did
+ * @scale: the package's frequency scale during the window
+ *
+ * Return: the average power in mW (see the comment at the top).
+ */
+u64 emul_window_power_mw(const struct emul_pkg_model *m,
+					  const struct emul_pkg_window *w, u32 scale)
+{
+	u64 busy_max = 0, all_gated = U64_MAX, energy = 0, len = w->len_ns;
+	u32 rail = m->vmin_mv;
+	unsigned int i;
+
+	if (!len)
+		return 0;
+	for (i = 0; i < w->ncpus; i++) {
+		const struct emul_cpu_window *c = &w->cpu[i];
+
+		busy_max = max(busy_max, min(c->busy_ns + c->state_ns[EMUL_POLL], len));
+		if (c->busy_ns)
+			rail = max(rail, emul_voltage_mv(m, c->type, scale));
+		all_gated = min(all_gated, min(emul_deep_ns(c), len));
+	}
+
+	for (i = 0; i < w->ncpus; i++) {
+		const struct emul_cpu_window *c = &w->cpu[i];
+		enum emul_core_type t = c->type;
+		/* Idle powered cores leak at the rail while anyone is busy. */
+		u64 leak_idle = div64_u64(emul_leak_mw(m, t, rail) * busy_max +
+					  emul_leak_mw(m, t, m->vmin_mv) * (len - busy_max),
+					  len);
+		u64 poll_mw = emul_leak_mw(m, t, rail) +
+			      emul_dyn_mw(m, t, scale, rail) * m->poll_activity / EMUL_SCALE;
+
+		energy += c->busy_ns * emul_busy_mw(m, t, scale, rail);
+		energy += c->state_ns[EMUL_POLL] * poll_mw;
+		energy += (c->state_ns[EMUL_C1] + c->state_ns[EMUL_C1E]) * leak_idle;
+		energy += emul_deep_ns(c) * m->core[t].gated_mw;
+	}
+	energy += (len - all_gated) * m->uncore_mw + all_gated * m->uncore_pkg_idle_mw;
+	return div64_u64(energy, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_window_power_mw);
+
+#define EMUL_SCALE_MIN	(EMUL_SCALE / 8)
+
+/**
+ * emul_requested_scale - the frequency the busiest CPU asks for
+ * @w: the last window
+ *
+ * Like hardware P-state control (HWP) on its own, frequency follows
+ * utilization: a CPU busy for 80% of the window or more asks for the
+ * maximum, a less busy one proportionally less, so that a mostly idle
+ * package runs slow and at the minimum voltage.
+ *
+ * Return: the scale the busiest CPU asks for, EMUL_SCALE / 8 at least.
+ */
+u32 emul_requested_scale(const struct emul_pkg_window *w)
+{
+	u64 busiest = 0;
+	unsigned int i;
+
+	if (!w->len_ns)
+		return EMUL_SCALE;
+	for (i = 0; i < w->ncpus; i++)
+		busiest = max(busiest, w->cpu[i].busy_ns);
+	busiest = min(busiest, w->len_ns);
+	return clamp_t(u64, div64_u64(busiest * EMUL_SCALE * 5 / 4, w->len_ns),
+		       EMUL_SCALE_MIN, EMUL_SCALE);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_requested_scale);
+
+/**
+ * emul_scale_for_power - the highest frequency scale within a power limit
+ * @m: the model
+ * @w: the activity to assume (the last window)
+ * @cap: the turbo cap, of EMUL_SCALE
+ * @allowed_mw: the power allowed
+ *
+ * Return: the largest scale in [EMUL_SCALE / 8, @cap] whose power with
+ * the activity of @w is at most @allowed_mw; EMUL_SCALE / 8 if none is.
+ */
+u32 emul_scale_for_power(const struct emul_pkg_model *m,
+					  const struct emul_pkg_window *w, u32 cap,
+					  u32 allowed_mw)
+{
+	u32 lo = EMUL_SCALE_MIN, hi = max_t(u32, cap, EMUL_SCALE_MIN);
+
+	if (emul_window_power_mw(m, w, hi) <= allowed_mw)
+		return hi;
+	/* Power grows with the scale: bisect for the last one that fits. */
+	while (hi - lo > 1) {
+		u32 mid = (lo + hi) / 2;
+
+		if (emul_window_power_mw(m, w, mid) <= allowed_mw)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_scale_for_power);
+
+/**
+ * emul_ewma_mw - exponentially weighted average of power, any step
+ * @avg_mw: the average so far
+ * @sample_mw: power over the last step
+ * @dt_ns: length of the step
+ * @tau_ns: time constant of the average (the RAPL window)
+ *
+ * Return: avg + (sample - avg) * dt / (tau + dt), which for dt << tau is
+ * the usual exponential average and never overshoots for long steps.
+ */
+u32 emul_ewma_mw(u32 avg_mw, u32 sample_mw, u64 dt_ns, u64 tau_ns)
+{
+	u64 den = tau_ns + dt_ns;
+
+	if (!den)
+		return sample_mw;
+	if (sample_mw >= avg_mw)
+		return avg_mw + div64_u64((u64)(sample_mw - avg_mw) * dt_ns, den);
+	return avg_mw - div64_u64((u64)(avg_mw - sample_mw) * dt_ns, den);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_ewma_mw);
+
+/**
+ * emul_steal_ns - extra time work takes at a lower frequency
+ * @work_ns: time the work took at the maximum frequency
+ * @scale: the frequency it should have run at, of EMUL_SCALE
+ *
+ * Return: @work_ns * (EMUL_SCALE / scale - 1).
+ */
+u64 emul_steal_ns(u64 work_ns, u32 scale)
+{
+	scale = clamp_t(u32, scale, 1, EMUL_SCALE);
+	return div_u64(work_ns * (EMUL_SCALE - scale), scale);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_steal_ns);
+
+/* The running model. */
+
+struct emul_cpu_prev {
+	u64 idle_us;
+	u64 wall_us;
+	u64 state_ns[EMUL_NR_STATES];
+};
+
+/**
+ * struct emul_stealer - one CPU's cycle stealer
+ * @timer: per-jiffy deferrable timer, pinned to @cpu
+ * @cpu: the CPU
+ * @idle_us: idle time at the last run
+ * @wall_us: wall time at the last run
+ * @spun_ns: how long the last run spun (busy, but not work)
+ */
+struct emul_stealer {
+	struct timer_list timer;
+	int cpu;
+	u64 idle_us;
+	u64 wall_us;
+	u64 spun_ns;
+};
+
+static struct {
+	spinlock_t lock;		/* all of the model's state */
+	u64 energy_uj;
+	u64 throttled_us;
+	u32 ewma1_mw;
+	u32 ewma2_mw;
+	u32 last_mw;
+	u32 scale;
+	bool limited;
+	const struct emul_pkg_model *m;
+	const enum emul_core_type *types;
+	u32 pl1_mw, pl2_mw;
+	u64 tau1_ns, tau2_ns;
+	u64 last_ns;
+	u64 energy_pj_rem;
+	u64 intervals;
+	u64 max_len_ns;
+	struct emul_pkg_window w;
+	struct emul_cpu_prev *prev;
+	bool running;
+} emul = {
+	.lock = __SPIN_LOCK_UNLOCKED(emul.lock),
+	.scale = EMUL_SCALE,
+};
+
+static DEFINE_PER_CPU(struct emul_stealer, emul_stealers);
+
+/* What each CPU did since the last interval. */
+static void emul_fill_window(u64 len_ns)
+{
+	int cpu, s;
+
+	emul.w.len_ns = len_ns;
+	for_each_possible_cpu(cpu) {
+		struct emul_cpu_window *c = &emul.w.cpu[cpu];
+		struct emul_cpu_prev *p = &emul.prev[cpu];
+		u64 idle_us, wall_us, idle_ns, done = 0;
+
+		memset(c, 0, sizeof(*c));
+		c->type = emul.types[cpu];
+		if (!cpu_online(cpu))
+			continue;
+		idle_us = get_cpu_idle_time_us(cpu, &wall_us);
+		if (idle_us == (u64)-1)
+			continue;
+		idle_ns = min((idle_us - p->idle_us) * NSEC_PER_USEC, len_ns);
+		p->idle_us = idle_us;
+		p->wall_us = wall_us;
+		for (s = 0; s < EMUL_NR_STATES; s++) {
+			u64 t = emul_state_time_ns(cpu, s);
+
+			c->state_ns[s] = t - p->state_ns[s];
+			p->state_ns[s] = t;
+			done += c->state_ns[s];
+		}
+		/*
+		 * Completed idle periods are in the per-state times; the one in
+		 * progress only in the idle time: give it to the state entered.
+		 * A long period that completed now was partly counted before:
+		 * scale the completed ones down to the idle time.
+		 */
+		if (done < idle_ns) {
+			s = emul_current_state(cpu);
+			c->state_ns[s >= 0 ? s : EMUL_POLL] += idle_ns - done;
+		} else if (done > idle_ns) {
+			for (s = 0; s < EMUL_NR_STATES; s++)
+				c->state_ns[s] = div64_u64(c->state_ns[s] * idle_ns, done);
+		}
+		c->busy_ns = len_ns - idle_ns;
+	}
+}
+
+/*
+ * One model interval, from any CPU's stealer timer (softirq) once a jiffy
+ * has passed since the last: busy CPUs tick, so the model runs at every
+ * tick of any busy CPU and never waits behind a busy CPU's tasks; with
+ * every CPU idle it does not run, and the next interval integrates the
+ * idle time exactly.
+ */
+static void emul_model_update(void)
+{
+	u64 now = ktime_get_ns(), len, pj;
+	u32 power, allowed, cap, scale;
+	unsigned long flags;
+
+	if (now - READ_ONCE(emul.last_ns) < jiffies_to_nsecs(1) ||
+	    !spin_trylock_irqsave(&emul.lock, flags))
+		return;
+	len = now - emul.last_ns;
+	if (len < jiffies_to_nsecs(1)) {
+		spin_unlock_irqrestore(&emul.lock, flags);
+		return;
+	}
+	emul_fill_window(len);
+	WRITE_ONCE(emul.last_ns, now);
+
+	power = min_t(u64, emul_window_power_mw(emul.m, &emul.w, emul.scale), U32_MAX);
+	/* mW * ns = pJ: keep the remainder so the energy is exact. */
+	pj = (u64)power * len + emul.energy_pj_rem;
+	emul.energy_uj += div64_u64_rem(pj, 1000000, &emul.energy_pj_rem);
+	emul.ewma1_mw = emul_ewma_mw(emul.ewma1_mw, power, len, emul.tau1_ns);
+	emul.ewma2_mw = emul_ewma_mw(emul.ewma2_mw, power, len, emul.tau2_ns);
+	emul.last_mw = power;
+	if (emul.limited)
+		emul.throttled_us += div_u64(len, NSEC_PER_USEC);
+
+	/* Turbo up to PL2 while the long average is under PL1. */
+	allowed = emul.ewma1_mw < emul.pl1_mw ? emul.pl2_mw : emul.pl1_mw;
+	cap = min(emul_turbo_cap(emul.m, emul_active_cores(&emul.w)),
+		  emul_requested_scale(&emul.w));
+	scale = emul_scale_for_power(emul.m, &emul.w, cap, allowed);
+	WRITE_ONCE(emul.scale, scale);
+	emul.limited = scale < cap;
+	emul.intervals++;
+	emul.max_len_ns = max(emul.max_len_ns, len);
+	spin_unlock_irqrestore(&emul.lock, flags);
+}
+
+static u32 emul_current_scale(void)
+{
+	return READ_ONCE(emul.scale);
+}
+
+/*
+ * Spin for what the work done since the last run would have taken longer
+ * at the current frequency. Deferrable: an idle CPU is not woken for it.
+ */
+static void emul_steal(struct timer_list *t)
+{
+	struct emul_stealer *st = from_timer(st, t, timer);
+	u64 idle_us, wall_us, busy_ns, work_ns, steal_ns;
+
+	if (!READ_ONCE(emul.running) || smp_processor_id() != st->cpu)
+		return;
+	emul_model_update();
+	idle_us = get_cpu_idle_time_us(st->cpu, &wall_us);
+	if (idle_us != (u64)-1) {
+		busy_ns = ((wall_us - st->wall_us) - min(idle_us - st->idle_us,
+							 wall_us - st->wall_us)) *
+			  NSEC_PER_USEC;
+		work_ns = busy_ns - min(busy_ns, st->spun_ns);
+		/* At most two jiffies of spinning per run. */
+		steal_ns = min_t(u64, emul_steal_ns(work_ns, emul_current_scale()),
+				 2 * jiffies_to_nsecs(1));
+		st->spun_ns = steal_ns;
+		while (steal_ns >= NSEC_PER_MSEC) {
+			mdelay(1);
+			steal_ns -= NSEC_PER_MSEC;
+		}
+		ndelay(steal_ns);
+		/* Measure the next interval from after the spin. */
+		idle_us = get_cpu_idle_time_us(st->cpu, &wall_us);
+		st->idle_us = idle_us;
+		st->wall_us = wall_us;
+	}
+	mod_timer(&st->timer, jiffies + 1);
+}
+
+/**
+ * emul_model_start - start the package model and the cycle stealers
+ * @m: the constants
+ * @types: core type of each possible CPU
+ * @pl1_mw: long-term limit
+ * @pl2_mw: short-term limit (at least @pl1_mw)
+ * @pl1_window_ms: time constant of the PL1 average
+ * @pl2_window_ms: time constant of the PL2 average
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int emul_model_start(const struct emul_pkg_model *m, const enum emul_core_type *types,
+		     u32 pl1_mw, u32 pl2_mw, u32 pl1_window_ms, u32 pl2_window_ms)
+{
+	int cpu;
+
+	emul.w.cpu = kcalloc(nr_cpu_ids, sizeof(*emul.w.cpu), GFP_KERNEL);
+	emul.prev = kcalloc(nr_cpu_ids, sizeof(*emul.prev), GFP_KERNEL);
+	if (!emul.w.cpu || !emul.prev) {
+		kfree(emul.w.cpu);
+		kfree(emul.prev);
+		return -ENOMEM;
+	}
+	emul.w.ncpus = nr_cpu_ids;
+	emul.m = m;
+	emul.types = types;
+	emul.pl1_mw = pl1_mw;
+	emul.pl2_mw = pl2_mw;
+	emul.tau1_ns = (u64)pl1_window_ms * NSEC_PER_MSEC;
+	emul.tau2_ns = (u64)pl2_window_ms * NSEC_PER_MSEC;
+	emul.scale = EMUL_SCALE;
+	emul.last_ns = ktime_get_ns();
+	emul_fill_window(0);
+	WRITE_ONCE(emul.running, true);
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct emul_stealer *st = per_cpu_ptr(&emul_stealers, cpu);
+
+		st->cpu = cpu;
+		st->spun_ns = 0;
+		st->idle_us = get_cpu_idle_time_us(cpu, &st->wall_us);
+		timer_setup(&st->timer, emul_steal, TIMER_DEFERRABLE | TIMER_PINNED);
+		st->timer.expires = jiffies + 1;
+		add_timer_on(&st->timer, cpu);
+	}
+	cpus_read_unlock();
+	return 0;
+}
+
+/** emul_model_stop - stop what emul_model_start() started */
+void emul_model_stop(void)
+{
+	int cpu;
+
+	WRITE_ONCE(emul.running, false);
+	for_each_possible_cpu(cpu) {
+		struct emul_stealer *st = per_cpu_ptr(&emul_stealers, cpu);
+
+		if (st->timer.function)
+			timer_delete_sync(&st->timer);
+	}
+	kfree(emul.w.cpu);
+	kfree(emul.prev);
+	emul.w.cpu = NULL;
+	emul.prev = NULL;
+}
+
+/**
+ * emul_model_set_limits - change the power limits of the running model
+ * @pl1_mw: long-term limit
+ * @pl2_mw: short-term limit
+ */
+void emul_model_set_limits(u32 pl1_mw, u32 pl2_mw)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&emul.lock, flags);
+	emul.pl1_mw = pl1_mw;
+	emul.pl2_mw = pl2_mw;
+	spin_unlock_irqrestore(&emul.lock, flags);
+}
+
+/**
+ * emul_model_status - the model's state, for debugfs
+ * @energy_uj: energy so far
+ * @throttled_us: time at the limit so far
+ * @power_mw: power over the last interval
+ * @ewma1_mw: the PL1 average
+ * @scale: the frequency scale
+ * @intervals: model intervals so far
+ * @max_len_ns: the longest interval
+ */
+void emul_model_status(u64 *energy_uj, u64 *throttled_us, u32 *power_mw,
+		       u32 *ewma1_mw, u32 *scale, u64 *intervals, u64 *max_len_ns)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&emul.lock, flags);
+	*intervals = emul.intervals;
+	*max_len_ns = emul.max_len_ns;
+	*energy_uj = emul.energy_uj;
+	*throttled_us = emul.throttled_us;
+	*power_mw = emul.last_mw;
+	*ewma1_mw = emul.ewma1_mw;
+	*scale = emul.scale;
+	spin_unlock_irqrestore(&emul.lock, flags);
+}
+
+/**
+ * emul_platform_read - the model's package signals, as a budget source
+ * @pkg: package (the model has one)
+ * @cpu: unused: the model is not per CPU
+ * @r: the reading
+ *
+ * Return: 0, or -ENODEV when the model is not running or @pkg is not 0.
+ */
+int emul_platform_read(unsigned int pkg, int cpu, struct cpuidle_budget_reading *r)
+{
+	unsigned long flags;
+
+	if (pkg || !READ_ONCE(emul.running))
+		return -ENODEV;
+	spin_lock_irqsave(&emul.lock, flags);
+	r->energy_uj = emul.energy_uj;
+	r->throttled_us = emul.throttled_us;
+	r->limit_mw = min(emul.pl1_mw, emul.pl2_mw);
+	r->limit_active = emul.limited;
+	spin_unlock_irqrestore(&emul.lock, flags);
+	r->valid = CPUIDLE_BUDGET_HAS_ENERGY | CPUIDLE_BUDGET_HAS_LIMIT |
+		   CPUIDLE_BUDGET_HAS_THROTTLE | CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(emul_platform_read);
+
+/**
+ * emul_platform_freq_scale - a CPU's emulated frequency
+ * @cpu: the CPU
+ *
+ * Return: its frequency relative to its core type's maximum, of
+ * SCHED_CAPACITY_SCALE (the package shares one scale).
+ */
+unsigned int emul_platform_freq_scale(int cpu)
+{
+	return emul_current_scale() * SCHED_CAPACITY_SCALE / EMUL_SCALE;
+}
+EXPORT_SYMBOL_GPL(emul_platform_freq_scale);
