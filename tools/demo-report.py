@@ -10,7 +10,8 @@ RESULTS_DIR/demo/<scenario>-<governor>/ holds, per run: stress.yaml
 thread), states.before/after (per CPU and idle state: usage and time in
 us), platform.before/after (the emulated platform's debugfs file:
 energy_uj, throttled_us, ...), pressure (budget's package pressure,
-sampled every 100 ms) and run (secs, t0, t1: guest CLOCK_MONOTONIC).
+and the model's energy, power and frequency scale, sampled every 100 ms)
+and run (secs, t0, t1: guest time).
 
 Columns:
   busy_ops/s   stress-ng bogo-ops per second (real time), both P-core
@@ -124,12 +125,14 @@ def one_run(d):
                                    os.path.join(d, "states.after")),
         "run_s": round(secs, 3),
     }
-    pressure_file = os.path.join(d, "pressure")
-    if os.path.exists(pressure_file):
-        with open(pressure_file) as f:
-            vals = [int(x) for x in f.read().split() if x.isdigit()]
-        if vals:
-            res["mean_pressure"] = round(sum(vals) / len(vals), 1)
+    samples_file = os.path.join(d, "samples")
+    if os.path.exists(samples_file):
+        # pressure energy_uj power_mw freq_scale (the platform file's order)
+        with open(samples_file) as f:
+            rows = [line.split() for line in f if len(line.split()) == 4]
+        if rows:
+            res["mean_pressure"] = round(sum(int(r[0]) for r in rows) / len(rows), 1)
+            res["mean_freq_scale"] = round(sum(int(r[3]) for r in rows) / len(rows), 1)
     return res
 
 

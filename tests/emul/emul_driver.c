@@ -84,8 +84,8 @@ static int emul_layout_set(const char *val, const struct kernel_param *kp)
 	int used = 0;
 
 	if (sscanf(val, "%up%ue%n", &p, &e, &used) != 2 ||
-	    used != strcspn(val, "\n") || p > NR_CPUS || e > NR_CPUS ||
-	    !(p + e) || p + e > NR_CPUS)
+	    used != strcspn(val, "\n") || p > nr_cpu_ids || e > nr_cpu_ids ||
+	    !(p + e) || p + e > nr_cpu_ids)
 		return -EINVAL;
 	emul_layout_p = p;
 	emul_layout_e = e;
@@ -169,13 +169,6 @@ static const struct kernel_param_ops emul_uint_ops = {
 	.get = emul_uint_get,
 };
 
-#define EMUL_UINT_PARAM(_name, _var, _min, _max, _perm, _desc)			\
-	static struct emul_uint_param emul_param_##_name = {		\
-		.val = &(_var), .min = (_min), .max = (_max),			\
-	};									\
-	module_param_cb(_name, &emul_uint_ops, &emul_param_##_name, _perm);	\
-	MODULE_PARM_DESC(_name, _desc)
-
 static unsigned int pl1_mw = 15000, pl2_mw = 55000;
 static unsigned int pl1_window_ms = 1000, pl2_window_ms = 10;
 
@@ -239,21 +232,56 @@ module_param_cb(turbo_by_active, &emul_turbo_ops, &turbo_by_active, 0644);
 MODULE_PARM_DESC(turbo_by_active,
 		 "Cap the frequency by the number of active (powered) cores, as turbo ratio limits do (default: Y)");
 
-EMUL_UINT_PARAM(pl1_window_ms, pl1_window_ms, 10, 100000, 0444,
-		"Time constant of the PL1 average, 10..100000 ms (default: 1000)");
-EMUL_UINT_PARAM(pl2_window_ms, pl2_window_ms, 1, 10000, 0444,
-		"Time constant of the PL2 average, 1..10000 ms (default: 10)");
+static struct emul_uint_param emul_param_pl1_window_ms = {
+	.val = &pl1_window_ms, .min = 10, .max = 100000,
+};
 
-EMUL_UINT_PARAM(p_dyn_mw, emul_model.core[EMUL_P_CORE].dyn_mw, 100, 100000, 0644,
-		"P-core dynamic power at its maximum frequency, 100..100000 mW (default: 11000)");
-EMUL_UINT_PARAM(p_leak_mw, emul_model.core[EMUL_P_CORE].leak_mw, 0, 20000, 0644,
-		"P-core leakage at the maximum voltage, 0..20000 mW (default: 1200)");
-EMUL_UINT_PARAM(e_dyn_mw, emul_model.core[EMUL_E_CORE].dyn_mw, 100, 100000, 0644,
-		"E-core dynamic power at its maximum frequency, 100..100000 mW (default: 2200)");
-EMUL_UINT_PARAM(e_leak_mw, emul_model.core[EMUL_E_CORE].leak_mw, 0, 20000, 0644,
-		"E-core leakage at the maximum voltage, 0..20000 mW (default: 300)");
-EMUL_UINT_PARAM(uncore_mw, emul_model.uncore_mw, 0, 50000, 0644,
-		"Uncore power while any core is powered, 0..50000 mW (default: 1500)");
+module_param_cb(pl1_window_ms, &emul_uint_ops, &emul_param_pl1_window_ms, 0444);
+MODULE_PARM_DESC(pl1_window_ms,
+		 "Time constant of the PL1 average, 10..100000 ms (default: 1000)");
+static struct emul_uint_param emul_param_pl2_window_ms = {
+	.val = &pl2_window_ms, .min = 1, .max = 10000,
+};
+
+module_param_cb(pl2_window_ms, &emul_uint_ops, &emul_param_pl2_window_ms, 0444);
+MODULE_PARM_DESC(pl2_window_ms,
+		 "Time constant of the PL2 average, 1..10000 ms (default: 10)");
+
+static struct emul_uint_param emul_param_p_dyn_mw = {
+	.val = &emul_model.core[EMUL_P_CORE].dyn_mw, .min = 100, .max = 100000,
+};
+
+module_param_cb(p_dyn_mw, &emul_uint_ops, &emul_param_p_dyn_mw, 0644);
+MODULE_PARM_DESC(p_dyn_mw,
+		 "P-core dynamic power at its maximum frequency, 100..100000 mW (default: 11000)");
+static struct emul_uint_param emul_param_p_leak_mw = {
+	.val = &emul_model.core[EMUL_P_CORE].leak_mw, .min = 0, .max = 20000,
+};
+
+module_param_cb(p_leak_mw, &emul_uint_ops, &emul_param_p_leak_mw, 0644);
+MODULE_PARM_DESC(p_leak_mw,
+		 "P-core leakage at the maximum voltage, 0..20000 mW (default: 1200)");
+static struct emul_uint_param emul_param_e_dyn_mw = {
+	.val = &emul_model.core[EMUL_E_CORE].dyn_mw, .min = 100, .max = 100000,
+};
+
+module_param_cb(e_dyn_mw, &emul_uint_ops, &emul_param_e_dyn_mw, 0644);
+MODULE_PARM_DESC(e_dyn_mw,
+		 "E-core dynamic power at its maximum frequency, 100..100000 mW (default: 2200)");
+static struct emul_uint_param emul_param_e_leak_mw = {
+	.val = &emul_model.core[EMUL_E_CORE].leak_mw, .min = 0, .max = 20000,
+};
+
+module_param_cb(e_leak_mw, &emul_uint_ops, &emul_param_e_leak_mw, 0644);
+MODULE_PARM_DESC(e_leak_mw,
+		 "E-core leakage at the maximum voltage, 0..20000 mW (default: 300)");
+static struct emul_uint_param emul_param_uncore_mw = {
+	.val = &emul_model.uncore_mw, .min = 0, .max = 50000,
+};
+
+module_param_cb(uncore_mw, &emul_uint_ops, &emul_param_uncore_mw, 0644);
+MODULE_PARM_DESC(uncore_mw,
+		 "Uncore power while any core is powered, 0..50000 mW (default: 1500)");
 
 /* The driver. */
 

@@ -73,7 +73,7 @@ EXPORT_SYMBOL_IF_KUNIT(emul_default_model);
  * maximum frequency.
  */
 u32 emul_voltage_mv(const struct emul_pkg_model *m,
-				     enum emul_core_type t, u32 scale)
+		    enum emul_core_type t, u32 scale)
 {
 	const struct emul_core_model *c = &m->core[t];
 	u32 f = (u64)min_t(u32, scale, EMUL_SCALE) * c->fmax_mhz / EMUL_SCALE;
@@ -94,7 +94,7 @@ EXPORT_SYMBOL_IF_KUNIT(emul_voltage_mv);
  * Return: leak_mw * (rail / vmax)^3, in mW.
  */
 u32 emul_leak_mw(const struct emul_pkg_model *m,
-				  enum emul_core_type t, u32 rail_mv)
+		 enum emul_core_type t, u32 rail_mv)
 {
 	u64 v = rail_mv, vmax = m->vmax_mv;
 
@@ -121,7 +121,7 @@ static u32 emul_dyn_mw(const struct emul_pkg_model *m, enum emul_core_type t,
  * Return: dynamic power (dyn_mw * (V/vmax)^2 * f/fmax) plus leakage, mW.
  */
 u32 emul_busy_mw(const struct emul_pkg_model *m, enum emul_core_type t,
-				  u32 scale, u32 rail_mv)
+		 u32 scale, u32 rail_mv)
 {
 	return emul_dyn_mw(m, t, scale, rail_mv) + emul_leak_mw(m, t, rail_mv);
 }
@@ -175,7 +175,7 @@ EXPORT_SYMBOL_IF_KUNIT(emul_active_cores);
  * Return: the average power in mW (see the comment at the top).
  */
 u64 emul_window_power_mw(const struct emul_pkg_model *m,
-					  const struct emul_pkg_window *w, u32 scale)
+			 const struct emul_pkg_window *w, u32 scale)
 {
 	u64 busy_max = 0, all_gated = U64_MAX, energy = 0, len = w->len_ns;
 	u32 rail = m->vmin_mv;
@@ -251,8 +251,8 @@ EXPORT_SYMBOL_IF_KUNIT(emul_requested_scale);
  * the activity of @w is at most @allowed_mw; EMUL_SCALE / 8 if none is.
  */
 u32 emul_scale_for_power(const struct emul_pkg_model *m,
-					  const struct emul_pkg_window *w, u32 cap,
-					  u32 allowed_mw)
+			 const struct emul_pkg_window *w, u32 cap,
+			 u32 allowed_mw)
 {
 	u32 lo = EMUL_SCALE_MIN, hi = max_t(u32, cap, EMUL_SCALE_MIN);
 
@@ -319,16 +319,14 @@ struct emul_cpu_prev {
  * struct emul_stealer - one CPU's cycle stealer
  * @timer: per-jiffy deferrable timer, pinned to @cpu
  * @cpu: the CPU
- * @idle_us: idle time at the last run
- * @wall_us: wall time at the last run
- * @spun_ns: how long the last run spun (busy, but not work)
+ * @idle_us: idle time at the end of the last run
+ * @wall_us: wall time at the end of the last run
  */
 struct emul_stealer {
 	struct timer_list timer;
 	int cpu;
 	u64 idle_us;
 	u64 wall_us;
-	u64 spun_ns;
 };
 
 static struct {
@@ -412,15 +410,20 @@ static void emul_fill_window(u64 len_ns)
  */
 static void emul_model_update(void)
 {
-	u64 now = ktime_get_ns(), len, pj;
+	u64 now, len, pj;
 	u32 power, allowed, cap, scale;
 	unsigned long flags;
 
-	if (now - READ_ONCE(emul.last_ns) < jiffies_to_nsecs(1) ||
+	if ((s64)(ktime_get_ns() - READ_ONCE(emul.last_ns)) < (s64)jiffies_to_nsecs(1) ||
 	    !spin_trylock_irqsave(&emul.lock, flags))
 		return;
+	/*
+	 * Under the lock: another CPU may have just run an interval, after
+	 * this one read the clock (signed: "now" may then be behind).
+	 */
+	now = ktime_get_ns();
 	len = now - emul.last_ns;
-	if (len < jiffies_to_nsecs(1)) {
+	if ((s64)len < (s64)jiffies_to_nsecs(1)) {
 		spin_unlock_irqrestore(&emul.lock, flags);
 		return;
 	}
@@ -461,30 +464,27 @@ static u32 emul_current_scale(void)
 static void emul_steal(struct timer_list *t)
 {
 	struct emul_stealer *st = from_timer(st, t, timer);
-	u64 idle_us, wall_us, busy_ns, work_ns, steal_ns;
+	u64 idle_us, wall_us, work_ns, steal_ns;
 
 	if (!READ_ONCE(emul.running) || smp_processor_id() != st->cpu)
 		return;
 	emul_model_update();
 	idle_us = get_cpu_idle_time_us(st->cpu, &wall_us);
 	if (idle_us != (u64)-1) {
-		busy_ns = ((wall_us - st->wall_us) - min(idle_us - st->idle_us,
+		/* Busy time since the end of the last spin: all of it work. */
+		work_ns = ((wall_us - st->wall_us) - min(idle_us - st->idle_us,
 							 wall_us - st->wall_us)) *
 			  NSEC_PER_USEC;
-		work_ns = busy_ns - min(busy_ns, st->spun_ns);
 		/* At most two jiffies of spinning per run. */
 		steal_ns = min_t(u64, emul_steal_ns(work_ns, emul_current_scale()),
 				 2 * jiffies_to_nsecs(1));
-		st->spun_ns = steal_ns;
 		while (steal_ns >= NSEC_PER_MSEC) {
 			mdelay(1);
 			steal_ns -= NSEC_PER_MSEC;
 		}
 		ndelay(steal_ns);
 		/* Measure the next interval from after the spin. */
-		idle_us = get_cpu_idle_time_us(st->cpu, &wall_us);
-		st->idle_us = idle_us;
-		st->wall_us = wall_us;
+		st->idle_us = get_cpu_idle_time_us(st->cpu, &st->wall_us);
 	}
 	mod_timer(&st->timer, jiffies + 1);
 }
@@ -529,7 +529,6 @@ int emul_model_start(const struct emul_pkg_model *m, const enum emul_core_type *
 		struct emul_stealer *st = per_cpu_ptr(&emul_stealers, cpu);
 
 		st->cpu = cpu;
-		st->spun_ns = 0;
 		st->idle_us = get_cpu_idle_time_us(cpu, &st->wall_us);
 		timer_setup(&st->timer, emul_steal, TIMER_DEFERRABLE | TIMER_PINNED);
 		st->timer.expires = jiffies + 1;

@@ -39,16 +39,19 @@ states() {
 	done >"$1"
 }
 
-# pressure_samples FILE: budget's package pressure every 100 ms, on CPU 0.
-pressure_samples() {
-	taskset -c 0 bash -c "while :; do awk 'NR == 2 { print \$3 }' $PACKAGES; sleep 0.1; done" \
-		>"$1" 2>/dev/null &
+# samples FILE: every 100 ms, on CPU 0: budget's package pressure, and
+# the model's power_mw, freq_scale and energy_uj.
+samples() {
+	taskset -c 0 bash -c "while :; do
+		awk 'NR == 2 { printf \"%s \", \$3 }' $PACKAGES
+		awk '\$1 ~ /^(power_mw|freq_scale|energy_uj)\$/ { printf \"%s \", \$2 } END { print \"\" }' $PLATFORM
+		sleep 0.1; done" >"$1" 2>/dev/null &
 	echo $!
 }
 
 # workload SECONDS: the mixed workload; stress-ng's YAML to ./stress.yaml.
 workload() {
-	stress-ng --cpu 2 --taskset 0,1 --cpu-method int64 -t "$1" \
+	stress-ng --cpu 2 --taskset 0,1 --cpu-method nsqrt -t "$1" \
 		--metrics-brief --yaml stress.yaml >/dev/null 2>&1 &
 	cyclictest -q -m -t 4 -a 2-5 -i 1500 -D "$1" -h 5000 --histfile=cyclictest.hist \
 		>/dev/null 2>&1 &
@@ -80,15 +83,17 @@ run_scenario() {
 		out=$RESULTS_DIR/demo/$scenario-$gov
 		mkdir -p "$out"
 		workload 1		# settle under this governor
-		cp $PLATFORM "$out/platform.before"
+		# The platform snapshots and the clock readings are adjacent:
+		# the energy is over exactly t1 - t0.
 		states "$out/states.before"
-		pid=$(pressure_samples "$out/pressure")
+		pid=$(samples "$out/samples")
+		cp $PLATFORM "$out/platform.before"
 		t0=$(date +%s.%N)
 		workload "$SECS"
 		t1=$(date +%s.%N)
+		cp $PLATFORM "$out/platform.after"
 		kill "$pid"
 		states "$out/states.after"
-		cp $PLATFORM "$out/platform.after"
 		mv stress.yaml cyclictest.hist "$out/"
 		printf 'secs %s\nt0 %s\nt1 %s\n' "$SECS" "$t0" "$t1" >"$out/run"
 		echo "# $scenario $gov: done"

@@ -89,7 +89,7 @@ static u32 budget_units_to_mw(u64 units, u8 power_shift)
  * @l: decoded limits
  */
 void budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
-					       struct budget_rapl_limit *l)
+			      struct budget_rapl_limit *l)
 {
 	u64 y = (raw >> 17) & 0x1f, z = (raw >> 22) & 0x3;
 

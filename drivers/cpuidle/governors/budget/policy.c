@@ -194,10 +194,10 @@ static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
  * tested with made-up states and histories.
  */
 void budget_select_state(struct cpuidle_driver *drv,
-					  struct cpuidle_device *dev,
-					  const struct budget_history *hist,
-					  const struct budget_input *in,
-					  struct budget_choice *out)
+			 struct cpuidle_device *dev,
+			 const struct budget_history *hist,
+			 const struct budget_input *in,
+			 struct budget_choice *out)
 {
 	int first = budget_first_enabled(drv, dev);
 	int timer_state, state, unbiased;
@@ -252,10 +252,10 @@ EXPORT_SYMBOL_IF_KUNIT(budget_select_state);
  * that the timers need not be consulted (see "Skipping the timers").
  */
 bool budget_select_without_timers(struct cpuidle_driver *drv,
-						   struct cpuidle_device *dev,
-						   const struct budget_history *hist,
-						   const struct budget_input *in,
-						   struct budget_choice *out)
+				  struct cpuidle_device *dev,
+				  const struct budget_history *hist,
+				  const struct budget_input *in,
+				  struct budget_choice *out)
 {
 	int deepest = drv->state_count - 1;
 	int state, unbiased;
@@ -305,8 +305,8 @@ EXPORT_SYMBOL_IF_KUNIT(budget_history_reset);
  * Return: %true if the period counted as early.
  */
 bool budget_history_update(struct budget_history *hist,
-					    struct cpuidle_driver *drv,
-					    s64 residency_ns, bool tick_wakeup)
+			   struct cpuidle_driver *drv,
+			   s64 residency_ns, bool tick_wakeup)
 {
 	/* Before 7/8 of the time to the timer; no overflow at S64_MAX. */
 	bool early = !(tick_wakeup && hist->tick_kept) &&

@@ -252,8 +252,8 @@ EXPORT_SYMBOL_IF_KUNIT(budget_power_mw);
  * went backwards (a source restarted) gives no figure for this window.
  */
 void budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
-						  const struct cpuidle_budget_reading *now,
-						  u64 window_us, struct budget_sample *s)
+				 const struct cpuidle_budget_reading *now,
+				 u64 window_us, struct budget_sample *s)
 {
 	unsigned int both = prev->valid & now->valid;
 
