@@ -33,7 +33,7 @@ for gov in ladder menu teo budget; do
 	printf '%s' "$gov" >$CPUIDLE/current_governor || exit 1
 	echo >$T/trace
 	trace_events 1
-	cyclictest -q -t 2 -a 0,3 -i 1000 -D "$SECS" >/dev/null 2>&1 &
+	cyclictest -q --laptop -t 2 -a 0,3 -i 1000 -D "$SECS" >/dev/null 2>&1 &
 	"$WAKEUPS" 2 1 "$SECS"
 	wait
 	trace_events 0
@@ -55,7 +55,7 @@ sampler_ns() {
 samples() {
 	awk 'NR > 1 { s += $11 } END { printf "%d\n", s }' $P
 }
-cyclictest -q -t 2 -a 0,3 -i 1000 -D 10 >/dev/null 2>&1 &
+cyclictest -q --laptop -t 2 -a 0,3 -i 1000 -D 10 >/dev/null 2>&1 &
 a=$(sampler_ns)
 n0=$(samples)
 t0=$(awk '{ print $1 }' /proc/uptime)

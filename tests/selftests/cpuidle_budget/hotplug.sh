@@ -39,7 +39,7 @@ cpu=${cpus[0]}
 back_cpu_idles() {
 	local u0
 	u0=$(total_usage "$cpu")
-	taskset -c "$cpu" cyclictest -q -t 1 -i 1000 -l 300 >/dev/null 2>&1
+	taskset -c "$cpu" cyclictest -q --laptop -t 1 -i 1000 -l 300 >/dev/null 2>&1
 	[ "$(total_usage "$cpu")" -gt $((u0 + 100)) ]
 }
 ktap_test_result "CPU $cpu idles again after coming back" back_cpu_idles

@@ -420,10 +420,13 @@ static void budget_sample_work(struct work_struct *work)
 	mutex_unlock(&budget_source_lock);
 	cpus_read_unlock();
 
-	spin_lock(&budget_override_lock);
-	if (budget_override_active)
-		s = budget_override;
-	spin_unlock(&budget_override_lock);
+	/* allow_override is fixed at load: without it there is none. */
+	if (budget_allow_override) {
+		spin_lock(&budget_override_lock);
+		if (budget_override_active)
+			s = budget_override;
+		spin_unlock(&budget_override_lock);
+	}
 
 	pkg->last = s;
 	pkg->samples++;
