@@ -11,11 +11,13 @@
 [ -f "$KOBJ/Module.symvers" ] || die "no test kernel in $KOBJ (make kernel)"
 krel=$(cat "$KOBJ/include/config/kernel.release")
 
-# tests/emul's emul_budget.ko uses the governor's exports.
+# tests/emul's emul_budget.ko uses the governor's exports: built second,
+# with the governor's Module.symvers.
+extra=()
 for dir in "$TOP" "$TOP/tests/emul"; do
-	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" W=1 \
-		KBUILD_EXTRA_SYMBOLS="$TOP/Module.symvers" modules
+	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" W=1 "${extra[@]}" modules
 	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" \
 		INSTALL_MOD_PATH="$STAGE" INSTALL_MOD_DIR=extra modules_install
+	extra=(KBUILD_EXTRA_SYMBOLS="$TOP/Module.symvers")
 done
 depmod -b "$STAGE" "$krel"

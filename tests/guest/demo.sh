@@ -53,7 +53,7 @@ samples() {
 workload() {
 	stress-ng --cpu 2 --taskset 0,1 --cpu-method nsqrt -t "$1" \
 		--metrics-brief --yaml stress.yaml >/dev/null 2>&1 &
-	cyclictest -q --laptop -m -t 4 -a 2-5 -i 1500 -D "$1" -h 5000 --histfile=cyclictest.hist \
+	cyclictest -q --laptop -m -t 4 -a 2-5 -i 1500 -D "$1" -h 20000 --histfile=cyclictest.hist \
 		>/dev/null 2>&1 &
 	"$WAKEUPS" 3 2 "$1" &
 	"$WAKEUPS" 5 4 "$1" &
