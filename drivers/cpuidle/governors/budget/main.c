@@ -97,13 +97,23 @@ static int budget_select(struct cpuidle_driver *drv,
 	return choice.state;
 }
 
+/*
+ * The measured residency runs to the end of the state's exit: the event
+ * that ended the period came an exit latency earlier, and only the time
+ * before it is what the state was chosen for.
+ */
 static void budget_reflect(struct cpuidle_device *dev, int index)
 {
 	struct cpuidle_driver *drv = cpuidle_get_cpu_driver(dev);
 	struct budget_cpu *bc = this_cpu_ptr(&budget_cpus);
+	s64 residency_ns;
 
-	if (drv && budget_history_update(&bc->hist, drv, dev->last_residency_ns,
-					 tick_nohz_idle_got_tick()))
+	if (!drv || index < 0 || index >= drv->state_count)
+		return;
+	residency_ns = max_t(s64, dev->last_residency_ns -
+			     drv->states[index].exit_latency_ns, 0);
+	if (budget_history_update(&bc->hist, drv, residency_ns,
+				  tick_nohz_idle_got_tick()))
 		budget_count(&bc->early_wakeups);
 }
 
