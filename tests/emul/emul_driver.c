@@ -211,13 +211,12 @@ static const u8 emul_flat_turbo[7] = { 100, 100, 100, 100, 100, 100, 100 };
 
 static int emul_turbo_set(const char *val, const struct kernel_param *kp)
 {
-	static const struct emul_pkg_model defaults = EMUL_DEFAULT_MODEL;
 	bool on;
 
 	if (kstrtobool(val, &on))
 		return -EINVAL;
 	mutex_lock(&emul_param_lock);
-	memcpy(emul_model.turbo_pct, on ? defaults.turbo_pct : emul_flat_turbo,
+	memcpy(emul_model.turbo_pct, on ? emul_default_model.turbo_pct : emul_flat_turbo,
 	       sizeof(emul_model.turbo_pct));
 	turbo_by_active = on;
 	mutex_unlock(&emul_param_lock);
@@ -480,14 +479,18 @@ static int emul_platform_show(struct seq_file *m, void *unused)
 	u64 energy_uj, throttled_us, intervals, max_len_ns;
 	u32 power, ewma1, scale;
 
+	bool on;
+
 	mutex_lock(&emul_param_lock);
+	on = power_model;
 	seq_printf(m, "layout %up%ue\npower_model %d\npl1_mw %u\npl2_mw %u\n",
-		   emul_layout_p, emul_layout_e, power_model, pl1_mw, pl2_mw);
-	if (power_model)
+		   emul_layout_p, emul_layout_e, on, pl1_mw, pl2_mw);
+	if (on)
 		emul_model_status(&energy_uj, &throttled_us, &power, &ewma1, &scale,
 				  &intervals, &max_len_ns);
 	mutex_unlock(&emul_param_lock);
-	if (!power_model)
+	/* The model's figures as read under the lock, not a later state. */
+	if (!on)
 		return 0;
 	seq_printf(m, "energy_uj %llu\nthrottled_us %llu\npower_mw %u\npl1_avg_mw %u\nfreq_scale %u\n",
 		   energy_uj, throttled_us, power, ewma1, scale);

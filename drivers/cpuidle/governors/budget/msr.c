@@ -187,6 +187,27 @@ static int budget_rdmsr(unsigned int pkg, int cpu, u32 msr, u64 *val)
 	return ret;
 }
 
+/*
+ * A register the source cannot do without: its fault disables the source,
+ * and the sampler logs that one line; the register is for dynamic debug.
+ */
+static int budget_rdmsr_required(unsigned int pkg, int cpu, u32 msr, u64 *val)
+{
+	int ret = budget_rdmsr(pkg, cpu, msr, val);
+
+	if (ret)
+		pr_debug("cpuidle_budget: package %u: reading MSR 0x%x faulted\n", pkg, msr);
+	return ret;
+}
+
+/* Extend a wrapping 32-bit counter: @total advances by what @last moved. */
+static void budget_extend_counter(u32 *last, u64 *total, u32 now, bool primed)
+{
+	if (primed)
+		*total += budget_counter_delta(*last, now);
+	*last = now;
+}
+
 static struct budget_msr_pkg *budget_msr_pkg(unsigned int pkg)
 {
 	return pkg < budget_msr_npkgs ? &budget_msr_pkgs[pkg] : NULL;
@@ -200,11 +221,9 @@ static int budget_msr_probe(unsigned int pkg, int cpu, u32 unit_msr, bool intel)
 
 	if (!mp)
 		return -ENODEV;
-	ret = budget_rdmsr(pkg, cpu, unit_msr, &raw);
-	if (ret) {
-		pr_info("cpuidle_budget: package %u: MSR 0x%x not readable\n", pkg, unit_msr);
+	ret = budget_rdmsr_required(pkg, cpu, unit_msr, &raw);
+	if (ret)
 		return ret;
-	}
 	*mp = (struct budget_msr_pkg) {};
 	budget_rapl_decode_units(raw, &mp->units);
 	if (intel) {
@@ -221,14 +240,10 @@ static int budget_read_energy(unsigned int pkg, int cpu, u32 msr,
 	u64 raw;
 	int ret;
 
-	ret = budget_rdmsr(pkg, cpu, msr, &raw);
-	if (ret) {
-		pr_warn("cpuidle_budget: package %u: reading MSR 0x%x faulted\n", pkg, msr);
+	ret = budget_rdmsr_required(pkg, cpu, msr, &raw);
+	if (ret)
 		return ret;
-	}
-	if (mp->primed)
-		mp->energy += budget_counter_delta(mp->energy_raw, raw);
-	mp->energy_raw = raw;
+	budget_extend_counter(&mp->energy_raw, &mp->energy, raw, mp->primed);
 	r->energy_uj = budget_rapl_to_micro(mp->energy, mp->units.energy_shift);
 	r->valid |= CPUIDLE_BUDGET_HAS_ENERGY;
 	return 0;
@@ -252,21 +267,16 @@ static int budget_rapl_read(unsigned int pkg, int cpu, struct cpuidle_budget_rea
 	if (ret)
 		return ret;
 
-	ret = budget_rdmsr(pkg, cpu, MSR_PKG_POWER_LIMIT, &raw);
-	if (ret) {
-		pr_warn("cpuidle_budget: package %u: reading MSR 0x%x faulted\n", pkg,
-			MSR_PKG_POWER_LIMIT);
+	ret = budget_rdmsr_required(pkg, cpu, MSR_PKG_POWER_LIMIT, &raw);
+	if (ret)
 		return ret;
-	}
 	budget_rapl_decode_limit(raw, &mp->units, &limit);
 	r->limit_mw = budget_rapl_limit_mw(&limit);
 	r->valid |= CPUIDLE_BUDGET_HAS_LIMIT;
 
 	/* Optional registers: their absence is normal, not a fault. */
 	if (mp->has_perf_status && !budget_rdmsr(pkg, cpu, MSR_PKG_PERF_STATUS, &raw)) {
-		if (mp->primed)
-			mp->perf += budget_counter_delta(mp->perf_raw, raw);
-		mp->perf_raw = raw;
+		budget_extend_counter(&mp->perf_raw, &mp->perf, raw, mp->primed);
 		r->throttled_us = budget_rapl_to_micro(mp->perf, mp->units.time_shift);
 		r->valid |= CPUIDLE_BUDGET_HAS_THROTTLE;
 	}

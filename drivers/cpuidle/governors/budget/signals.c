@@ -329,10 +329,10 @@ static const char *budget_src_name(const struct cpuidle_budget_source *src)
 	return src ? src->name : "none";
 }
 
-static void budget_source_failed(struct budget_pkg *pkg, const char *why)
+static void budget_source_failed(struct budget_pkg *pkg, const char *why, int err)
 {
-	pr_warn("cpuidle_budget: package %u: %s, %s signals disabled\n",
-		pkg->id, why, budget_src_name(pkg->src));
+	pr_warn("cpuidle_budget: package %u: %s (%d), %s signals disabled\n",
+		pkg->id, why, err, budget_src_name(pkg->src));
 	pkg->src = NULL;
 }
 
@@ -341,18 +341,21 @@ static void budget_read_source(struct budget_pkg *pkg, int cpu, u64 window_us,
 			       struct budget_sample *s)
 {
 	struct cpuidle_budget_reading now = {};
+	int ret;
 
 	if (!pkg->src)
 		return;
-	if (pkg->src->read(pkg->id, cpu, &now)) {
-		budget_source_failed(pkg, "reading the signals failed");
+	ret = pkg->src->read(pkg->id, cpu, &now);
+	if (ret) {
+		budget_source_failed(pkg, "reading the signals failed", ret);
 		return;
 	}
 	if (pkg->have_prev) {
 		if ((pkg->prev.valid & now.valid & CPUIDLE_BUDGET_HAS_ENERGY) &&
 		    now.energy_uj == pkg->prev.energy_uj) {
 			if (++pkg->stuck_samples >= BUDGET_STUCK_SAMPLES) {
-				budget_source_failed(pkg, "energy counter does not advance");
+				budget_source_failed(pkg, "energy counter does not advance",
+						     -ENODATA);
 				return;
 			}
 		} else {
@@ -507,6 +510,7 @@ static void budget_choose_sources(void)
 {
 	const struct cpuidle_budget_source *src = budget_wanted_source();
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < budget_npkgs; i++) {
 		struct budget_pkg *pkg = &budget_pkgs[i];
@@ -516,8 +520,11 @@ static void budget_choose_sources(void)
 		pkg->have_prev = false;
 		pkg->stuck_samples = 0;
 		pkg->prev = (struct cpuidle_budget_reading) {};
-		if (src && src->probe && (cpu < 0 || src->probe(i, cpu))) {
-			budget_source_failed(pkg, "probing the source failed");
+		ret = 0;
+		if (src && src->probe)
+			ret = cpu < 0 ? -ENODEV : src->probe(i, cpu);
+		if (ret) {
+			budget_source_failed(pkg, "probing the source failed", ret);
 			continue;
 		}
 		pr_info("cpuidle_budget: package %u: %s power signals\n", i,
