@@ -50,6 +50,8 @@ helpers:
 	mkdir -p build/selftests
 	gcc -O2 -Wall -Wextra -Werror -o build/selftests/wakeups \
 		tests/selftests/cpuidle_budget/wakeups.c
+	gcc -O2 -Wall -Wextra -Werror -o build/selftests/dutycycle \
+		tests/selftests/sched_hybrid/dutycycle.c
 
 check: deps
 	tools/check.sh
@@ -58,6 +60,9 @@ check: deps
 bench: modules helpers
 	tools/vm-run.sh --name bench --icount 4 --timeout 1200 tests/guest/bench.sh
 	tools/bench-report.py build/results/vm-bench build/bench/results.json
+	tools/vm-run.sh --name bench-sched --smp 6 --icount 4 --timeout 1200 --hybrid \
+		tests/guest/bench-sched.sh
+	tools/bench-sched-report.py build/results/vm-bench-sched build/bench/results.json
 
 demo: modules helpers
 	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh

@@ -34,6 +34,9 @@ kmake() {
 # The project's Kconfig symbols for out-of-tree builds against the test
 # kernel: the governor and its KUnit suite as modules.
 BUDGET_KCONFIG=(CONFIG_CPU_IDLE_GOV_BUDGET=m CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=m)
+# The faked hybrid part of the scheduler tests and bench: 2 P-cores and 4
+# E-cores of capacity 605 (arch/x86/kernel/fake_hybrid.c says why 605).
+FAKE_HYBRID="P:0-1:1024:64,E:2-5:605:32"
 
 # The patches of the series, in "git am" order: PATCHES/series without its
 # comments and blank lines.
@@ -51,7 +54,7 @@ kconfig_generate() {
 	KOBJ=$obj kmake -s tinyconfig >/dev/null
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
 	KOBJ=$obj kmake -s olddefconfig >/dev/null
-	"$TOP/tools/kernel-config-check.sh" "$obj/.config" "$@"
+	KSRC=$KSRC "$TOP/tools/kernel-config-check.sh" "$obj/.config" "$@"
 }
 
 die() {

@@ -21,6 +21,8 @@
 #   --icount SHIFT    QEMU -icount virtual time (deterministic; benchmarks)
 #   --kvm             use KVM instead of TCG (real test machines; hangs here)
 #   --append ARGS     extra kernel command line
+#   --hybrid          fake the project's 2P+4E part (fake_hybrid=$FAKE_HYBRID
+#                     from lib.sh; needs --smp 6)
 #   --quiet           do not copy the guest's output to standard output
 
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=$2; shift 2 ;;
 	--kvm) accel=kvm; shift ;;
 	--append) append=$2; shift 2 ;;
+	--hybrid) append+=" fake_hybrid=$FAKE_HYBRID"; shift ;;
 	--quiet) quiet=1; shift ;;
 	--) shift; break ;;
 	-*) die "vm-run.sh: unknown option $1" ;;

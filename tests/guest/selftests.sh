@@ -8,7 +8,10 @@
 #
 # SUITE is a directory of tests/selftests: cpuidle_budget (the default)
 # also runs the KUnit suites and the kernel's own cpu-hotplug selftest
-# (with budget current); emul_platform runs under -icount with 6 CPUs.
+# (with budget current); emul_platform runs under -icount with 6 CPUs;
+# sched_hybrid boots with fake_hybrid= (6 CPUs, -icount), runs the
+# x86_fake_hybrid KUnit suite and leaves idle to the kernel's default
+# (no emulated idle driver, whose power model would slow busy CPUs).
 # Exit status is non-zero only when the bench itself is broken; test
 # failures are in the TAP files.
 
@@ -21,9 +24,12 @@ KSRC=$CB_TOP/build/linux
 # every CPU: all P-cores. The platform's tests use its hybrid default.
 layout=
 [ "$SUITE" = cpuidle_budget ] && layout="layout=$(nproc)p0e"
-modprobe emul_idle $layout || { echo "cannot load emul_idle" >&2; exit 1; }
-drv=$(cat /sys/devices/system/cpu/cpuidle/current_driver)
-[ "$drv" = emul_idle ] || { echo "cpuidle driver is '$drv', not emul_idle" >&2; exit 1; }
+if [ "$SUITE" != sched_hybrid ]; then
+	modprobe emul_idle $layout || { echo "cannot load emul_idle" >&2; exit 1; }
+	drv=$(cat /sys/devices/system/cpu/cpuidle/current_driver)
+	[ "$drv" = emul_idle ] ||
+		{ echo "cpuidle driver is '$drv', not emul_idle" >&2; exit 1; }
+fi
 
 # run_kunit MODULE FILE: a KUnit suite module; its KTAP (in the kernel
 # log) into FILE of the results share.
@@ -42,6 +48,7 @@ if [ "$SUITE" = cpuidle_budget ]; then
 	rmmod cpuidle_budget 2>/dev/null
 	run_kunit emul_model_kunit kunit-emul.ktap
 fi
+[ "$SUITE" = sched_hybrid ] && run_kunit fake_hybrid_kunit kunit-hybrid.ktap
 
 for t in "$TESTS"/*.sh; do
 	name=$(basename "$t" .sh)

@@ -1,0 +1,235 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Task placement on a faked 2P+4E hybrid part (fake_hybrid= on the kernel
+# command line, 6 CPUs, one thread per core, -icount), observed from
+# sched_switch/sched_migrate_task traces through tools/sched-placement:
+#
+#  - the hook set the capacities and priorities, and the domain spanning
+#    both core types has SD_ASYM_PACKING and SD_ASYM_CPUCAPACITY;
+#  - kernel.sched_itmt_efficiency_first refuses bad values, reverses the
+#    packing priorities when on and restores them exactly when off;
+#  - knob off (the baseline: P-cores first), light tasks run on P-cores;
+#    knob on, >= 90% of their runtime is on E-cores, while heavy tasks
+#    keep >= 95% of theirs on P-cores;
+#  - a task that turns heavy moves to a P-core and back when it is light
+#    again, with few migrations;
+#  - switching the knob under load neither crashes nor warns (the VM
+#    runner fails the run on any splat in the kernel log).
+
+DIR=$(dirname "$0")
+KSRC=${KSRC:-${CB_TOP:?}/build/linux}
+# shellcheck source=/dev/null
+. "$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
+
+HYBRID=/sys/kernel/debug/x86/fake_hybrid
+KNOB=/proc/sys/kernel/sched_itmt_efficiency_first
+TRACING=/sys/kernel/tracing
+DUTY=${CB_TOP}/build/selftests/dutycycle
+PLACEMENT=${CB_TOP}/tools/sched-placement
+SECS=${SECONDS_PER_RUN:-6}
+# A new task starts with half a CPU's spare capacity as its utilization, and
+# PELT takes about a second to forget it: trace after that.
+WARMUP=${WARMUP_SECONDS:-2}
+OUT=${RESULTS_DIR:-/tmp}/sched-hybrid
+mkdir -p "$OUT"
+cd "${TMPDIR:-/tmp}" || exit 1
+
+ktap_print_header
+if [ ! -r $HYBRID ] || [ ! -w $KNOB ]; then
+	ktap_skip_all "needs fake_hybrid= and kernel.sched_itmt_efficiency_first"
+	exit "$KSFT_SKIP"
+fi
+ktap_set_plan 9
+
+set_knob() {
+	printf '%s' "$1" >$KNOB 2>/dev/null
+}
+trap 'set_knob 0' EXIT
+
+# cpus_of TYPE: the CPUs the hook gave that type, space-separated.
+cpus_of() {
+	awk -v t="$1" '$2 == t { printf "%s ", $1 }' $HYBRID
+}
+
+# trace_run NAME COMMAND...: run COMMAND in the background, and trace the
+# sched events from $WARMUP seconds in until it ends; the placement summary
+# (JSON) goes to $OUT/NAME.json, the report to the log.
+trace_run() {
+	local name=$1 pid
+	shift
+	echo 0 >$TRACING/tracing_on
+	echo >$TRACING/trace
+	echo 16384 >$TRACING/buffer_size_kb
+	for e in sched/sched_switch sched/sched_migrate_task sched/sched_wakeup \
+		 sched/sched_wakeup_new task/task_rename; do
+		echo 1 >$TRACING/events/$e/enable
+	done
+	"$@" &
+	pid=$!
+	sleep "$WARMUP"
+	echo 1 >$TRACING/tracing_on
+	wait $pid
+	echo 0 >$TRACING/tracing_on
+	"$PLACEMENT" --json --core-types $HYBRID $TRACING/trace >"$OUT/$name.json" ||
+		return 1
+	"$PLACEMENT" --core-types $HYBRID $TRACING/trace | sed 's/^/# /'
+}
+
+# share NAME CLASS TYPE: the class's runtime share (%) on that core type.
+share() {
+	python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["classes"].get(sys.argv[2], {})
+print(c.get("share_pct", {}).get(sys.argv[3], 0.0))' "$OUT/$1.json" "$2" "$3"
+}
+
+# field NAME CLASS KEY
+field() {
+	python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["classes"].get(sys.argv[2], {}).get(sys.argv[3], 0))' \
+		"$OUT/$1.json" "$2" "$3"
+}
+
+# at_least VALUE LIMIT
+at_least() {
+	awk -v v="$1" -v l="$2" 'BEGIN { exit !(v >= l) }'
+}
+
+# all DESCRIPTION CONDITION...: one test result, passing only if every
+# CONDITION (a shell command line, as one word) succeeds.
+all() {
+	local desc=$1 cond
+	shift
+	for cond in "$@"; do
+		if ! eval "$cond"; then
+			ktap_test_fail "$desc"
+			return
+		fi
+	done
+	ktap_test_pass "$desc"
+}
+
+# light_tasks N: N tasks busy 10% of every 100 ms (10 ms), for the
+# warm-up and $SECS.
+light_tasks() {
+	local i
+	for i in $(seq "$1"); do
+		"$DUTY" -p 100000 -n light "10:$((WARMUP + SECS))" &
+	done
+}
+
+heavy_tasks() {
+	local i
+	for i in $(seq "$1"); do
+		"$DUTY" -n heavy "100:$((WARMUP + SECS))" &
+	done
+}
+
+four_light() {
+	light_tasks 4
+	wait
+}
+
+two_heavy_four_light() {
+	heavy_tasks 2
+	light_tasks 4
+	wait
+}
+
+# 1: the hook's topology.
+p_cpus=$(cpus_of P)
+e_cpus=$(cpus_of E)
+caps=$(awk 'NR > 1 { printf "%s:%s ", $2, $3 }' $HYBRID)
+ktap_print_msg "fake_hybrid: $caps"
+if [ "$p_cpus" = "0 1 " ] && [ "$e_cpus" = "2 3 4 5 " ] &&
+   [ "$caps" = "P:1024 P:1024 E:605 E:605 E:605 E:605 " ]; then
+	ktap_test_pass "fake_hybrid= gave CPUs 0-1 capacity 1024 and CPUs 2-5 capacity 605"
+else
+	ktap_test_fail "fake_hybrid= gave CPUs 0-1 capacity 1024 and CPUs 2-5 capacity 605"
+fi
+
+# 2: both asymmetry flags on one domain (debugfs lists the domains only
+# with sched_verbose).
+echo Y >/sys/kernel/debug/sched/verbose
+both=0
+for f in /sys/kernel/debug/sched/domains/cpu0/domain*/flags; do
+	grep -qw SD_ASYM_PACKING "$f" && grep -qw SD_ASYM_CPUCAPACITY "$f" && both=1
+done
+ktap_test_result "cpu0 has a domain with SD_ASYM_PACKING and SD_ASYM_CPUCAPACITY" \
+	[ $both = 1 ]
+
+# 3: the knob refuses bad values and leaves its value alone.
+bad_ok=1
+[ "$(cat $KNOB)" = 0 ] || bad_ok=0
+for v in 2 -1 x; do
+	set_knob "$v" && { ktap_print_msg "value '$v' accepted"; bad_ok=0; }
+	[ "$(cat $KNOB)" = 0 ] || bad_ok=0
+done
+ktap_test_result "sched_itmt_efficiency_first is 0 by default and refuses 2, -1 and x" \
+	[ $bad_ok = 1 ]
+
+# 4: priorities reversed when on, restored exactly when off.
+prio_before=$(awk 'NR > 1 { print $4 }' $HYBRID | tr '\n' ' ')
+set_knob 1
+prio_on=$(awk 'NR > 1 { print $4 }' $HYBRID | tr '\n' ' ')
+e_over_p=$(awk 'NR > 1 { if ($2 == "E") { if (mine == "" || $4 < mine) mine = $4 }
+	else { if (maxp == "" || $4 > maxp) maxp = $4 } }
+	END { print (mine > maxp) ? 1 : 0 }' $HYBRID)
+set_knob 0
+prio_after=$(awk 'NR > 1 { print $4 }' $HYBRID | tr '\n' ' ')
+ktap_print_msg "priorities: off $prio_before/ on $prio_on/ off again $prio_after"
+all "knob on puts every E-core's priority above every P-core's; off restores them" \
+	'[ "$e_over_p" = 1 ]' '[ "$prio_before" = "$prio_after" ]' '[ "$prio_on" != "$prio_before" ]'
+
+# 5: baseline, knob off: P-cores first, so light tasks run on P-cores.
+set_knob 0
+trace_run light-off four_light
+off_e=$(share light-off light-0 E)
+ktap_print_msg "knob off: light tasks ${off_e}% on E-cores"
+ktap_test_result "knob off (baseline, P-cores first): light tasks run mostly on P-cores (E share ${off_e}% <= 50%)" \
+	at_least 50 "$off_e"
+
+# 6: knob on: light tasks on E-cores.
+set_knob 1
+trace_run light-on four_light
+on_e=$(share light-on light-0 E)
+ktap_test_result "knob on: light tasks run >= 90% on E-cores (${on_e}%)" at_least "$on_e" 90
+
+# 7: knob on: heavy tasks stay on P-cores, light ones still on E-cores.
+trace_run mixed-on two_heavy_four_light
+heavy_p=$(share mixed-on heavy-0 P)
+mixed_e=$(share mixed-on light-0 E)
+all "knob on: heavy tasks >= 95% on P-cores (${heavy_p}%), light >= 90% on E (${mixed_e}%)" \
+	'at_least "$heavy_p" 95' 'at_least "$mixed_e" 90'
+
+# 8: after the warm-up (phase-0): light, heavy, light again (phase-1..3).
+trace_run phases "$DUTY" -p 100000 -n phase "10:$WARMUP" "10:$SECS" "100:$SECS" "10:$SECS"
+ph0=$(share phases phase-1 E)
+ph1=$(share phases phase-2 P)
+ph2=$(share phases phase-3 E)
+migr=0
+for c in phase-1 phase-2 phase-3; do
+	migr=$(awk -v a="$migr" -v b="$(field phases $c migrations)" 'BEGIN { print a + b }')
+done
+rate=$(awk -v m="$migr" -v s="$SECS" 'BEGIN { printf "%.2f", m / (3 * s) }')
+ktap_print_msg "phases: light ${ph0}% on E, heavy ${ph1}% on P, light ${ph2}% on E; $migr migrations (${rate}/s)"
+all "a task turning heavy moves to a P-core and back to an E-core, <= 2 migrations/s" \
+	'at_least "$ph0" 80' 'at_least "$ph1" 80' 'at_least "$ph2" 80' 'at_least 2 "$rate"'
+
+# 9: the knob flipped 20 times under load.
+stress-ng --cpu 6 --timeout "$SECS" --quiet &
+load=$!
+"$DUTY" -p 100000 -n phase "10:1" "100:1" "10:1" &
+flips_ok=1
+for i in $(seq 20); do
+	set_knob $((i % 2)) || flips_ok=0
+	sleep 0.1
+done
+set_knob 0 || flips_ok=0
+wait $load || flips_ok=0
+wait
+hackbench -g 2 -l 100 >/dev/null 2>&1 || flips_ok=0
+all "20 knob flips under stress-ng: every write took, load finished, hackbench runs" \
+	'[ $flips_ok = 1 ]' '[ "$(cat $KNOB)" = 0 ]'
+
+ktap_finished
