@@ -146,7 +146,7 @@ host_test vm-runner
 # platform's (-icount, 6 CPUs: its throughput comparisons need virtual time).
 vm=$RESULTS/vm.tap
 tap_files+=("$vm")
-echo "1..6" >"$vm"
+echo "1..7" >"$vm"
 tap_case "$vm" 1 "guest selftest run: booted, finished, kernel log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
 	"$TOP/tests/guest/selftests.sh"
@@ -171,6 +171,12 @@ f=$RESULTS/vm-sched/kunit-hybrid.ktap
 tap_files+=("$f")
 tap_case "$vm" 6 "kunit.py parse reads kunit-hybrid.ktap and finds no failure" \
 	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$f"
+tap_case "$vm" 7 "a malformed fake_hybrid= boots as if absent (guest finished, log clean)" \
+	"$TOP/tools/vm-run.sh" --quiet --name hybrid-refused --smp 4 --timeout 300 \
+	--append "fake_hybrid=P:0-1:1024:64,E:2-9:605:32" "$TOP/tests/guest/fake-hybrid-refused.sh"
+f=$RESULTS/vm-hybrid-refused/fake-hybrid-refused.tap
+[ -s "$f" ] || printf '1..1\nnot ok 1 - fake-hybrid-refused.sh ran in the guest\n' >"$f"
+tap_files+=("$f")
 # A selftest that left no TAP behind (the guest died first) is a failure.
 for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug \
 	 "$TOP"/tests/selftests/emul_platform/*.sh \
