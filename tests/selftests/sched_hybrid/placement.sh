@@ -14,8 +14,9 @@
 #    keep >= 95% of theirs on P-cores;
 #  - a task that turns heavy moves to a P-core and back when it is light
 #    again, with few migrations;
-#  - switching the knob under load neither crashes nor warns (the VM
-#    runner fails the run on any splat in the kernel log).
+#  - switching the knob and taking CPUs offline and back under load
+#    neither crashes nor warns (the VM runner fails the run on any splat
+#    in the kernel log).
 
 DIR=$(dirname "$0")
 KSRC=${KSRC:-${CB_TOP:?}/build/linux}
@@ -216,7 +217,7 @@ ktap_print_msg "phases: light ${ph0}% on E, heavy ${ph1}% on P, light ${ph2}% on
 all "a task turning heavy moves to a P-core and back to an E-core, <= 2 migrations/s" \
 	'at_least "$ph0" 80' 'at_least "$ph1" 80' 'at_least "$ph2" 80' 'at_least 2 "$rate"'
 
-# 9: the knob flipped 20 times under load.
+# 9: the knob flipped 20 times, and CPUs unplugged, under load.
 stress-ng --cpu 6 --timeout "$SECS" --quiet &
 load=$!
 "$DUTY" -p 100000 -n phase "10:1" "100:1" "10:1" &
@@ -225,11 +226,22 @@ for i in $(seq 20); do
 	set_knob $((i % 2)) || flips_ok=0
 	sleep 0.1
 done
+# An E-core and a P-core out and back in, knob on: the domains are
+# rebuilt without them and with them again.
+set_knob 1 || flips_ok=0
+for cpu in 5 1; do
+	echo 0 >/sys/devices/system/cpu/cpu$cpu/online || flips_ok=0
+	echo 1 >/sys/devices/system/cpu/cpu$cpu/online || flips_ok=0
+done
 set_knob 0 || flips_ok=0
 wait $load || flips_ok=0
 wait
 hackbench -g 2 -l 100 >/dev/null 2>&1 || flips_ok=0
-all "20 knob flips under stress-ng: every write took, load finished, hackbench runs" \
-	'[ $flips_ok = 1 ]' '[ "$(cat $KNOB)" = 0 ]'
+both=0
+for f in /sys/kernel/debug/sched/domains/cpu0/domain*/flags; do
+	grep -qw SD_ASYM_PACKING "$f" && grep -qw SD_ASYM_CPUCAPACITY "$f" && both=1
+done
+all "20 knob flips, CPUs 5 and 1 offline and back, under stress-ng: all took, hackbench runs, both asym flags kept" \
+	'[ $flips_ok = 1 ]' '[ "$(cat $KNOB)" = 0 ]' '[ $both = 1 ]'
 
 ktap_finished
