@@ -56,13 +56,18 @@ helpers:
 check: deps
 	tools/check.sh
 
-# Numbers, not tests: build/bench/results.json.
+# Numbers, not tests: select() cost, the governor comparison with its
+# idle traces analysed, the scheduler knob; build/bench/results.json,
+# report.md and plots/.
 bench: modules helpers
 	tools/vm-run.sh --name bench --icount 4 --timeout 1200 tests/guest/bench.sh
 	tools/bench-report.py build/results/vm-bench build/bench/results.json
+	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh
+	tools/demo-report.py build/results/vm-demo build/bench/results.json
 	tools/vm-run.sh --name bench-sched --smp 6 --icount 4 --timeout 1200 --hybrid \
 		tests/guest/bench-sched.sh
 	tools/bench-sched-report.py build/results/vm-bench-sched build/bench/results.json
+	tools/bench-summary.py build/results build/bench
 
 demo: modules helpers
 	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh

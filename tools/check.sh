@@ -7,6 +7,8 @@
 # silent skip.
 #
 #  host-kernel-tree.tap  tools/kernel-tree.sh on a fake tree (seconds)
+#  host-analysers.tap    tools/cpuidle-analyze and tools/sched-placement on
+#                        hand-made traces (seconds)
 #  series.tap            the series applies to pristine 6.12 and the
 #                        kernel builds after every patch (bisectable)
 #  static.tap            checkpatch --strict on patches/ and the project's
@@ -48,6 +50,7 @@ tap_case() {
 }
 
 host_test kernel-tree
+host_test analysers
 
 # The series, patch by patch; this also builds the test kernel.
 if ! "$TOP/tools/kernel-tree.sh" --build-each; then

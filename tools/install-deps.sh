@@ -8,7 +8,8 @@
 
 packages=(linux-source-6.12 qemu-system-x86 build-essential bc bison flex
 	  libelf-dev libssl-dev ccache rt-tests stress-ng kmod cpio xz-utils
-	  python3 python3-ply python3-git git procps util-linux sparse)
+	  python3 python3-ply python3-git python3-matplotlib git procps util-linux
+	  sparse)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -13,6 +13,7 @@
 #                        tests/selftests/sched_hybrid/dutycycle.c), traced
 #                        after a warm-up and summed up by tools/sched-placement
 #   placement-mixed-MODE.json  the same with 2 CPU-bound tasks added
+#   trace-light-MODE.txt, trace-mixed-MODE.txt  the traces themselves
 #   energy-light-MODE.txt, energy-mixed-MODE.txt
 #                        modeled package energy over the traced part (uJ)
 #   hackbench-MODE.txt   three hackbench runs (seconds each)
@@ -20,7 +21,9 @@
 #
 # tools/bench-sched-report.py turns these into build/bench/results.json.
 
-T=/sys/kernel/tracing
+# shellcheck source=tests/selftests/sched_hybrid/lib.sh
+. "$CB_TOP/tests/selftests/sched_hybrid/lib.sh"
+T=$TRACING
 KNOB=/proc/sys/kernel/sched_itmt_efficiency_first
 FEATURES=/sys/kernel/debug/sched/features
 HYBRID=/sys/kernel/debug/x86/fake_hybrid
@@ -56,14 +59,8 @@ workload() {
 
 # measure light|mixed MODE: trace and count energy after the warm-up.
 measure() {
-	local e0 e1 e
-	echo 0 >$T/tracing_on
-	echo >$T/trace
-	echo 16384 >$T/buffer_size_kb
-	for e in sched/sched_switch sched/sched_migrate_task sched/sched_wakeup \
-		 sched/sched_wakeup_new task/task_rename; do
-		echo 1 >$T/events/$e/enable
-	done
+	local e0 e1
+	placement_trace_arm
 	workload "$1"
 	sleep $WARMUP
 	e0=$(energy_uj)
@@ -72,6 +69,7 @@ measure() {
 	echo 0 >$T/tracing_on
 	e1=$(energy_uj)
 	echo "energy_uj $((e1 - e0)) seconds $SECS" >"$RESULTS_DIR/energy-$1-$2.txt"
+	cp $T/trace "$RESULTS_DIR/trace-$1-$2.txt"
 	"$CB_TOP/tools/sched-placement" --json --core-types $HYBRID $T/trace \
 		>"$RESULTS_DIR/placement-$1-$2.json" || exit 1
 	echo "# $1 $2:"

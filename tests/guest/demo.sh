@@ -13,8 +13,11 @@
 #
 # Scenarios: "limited" (PL1 well below the all-busy power) and
 # "unlimited" (PL1 and PL2 far above it). Raw figures go to
-# $RESULTS_DIR/demo/<scenario>-<governor>/; tools/demo-report.py turns them
-# into the table and build/bench/results.json.
+# $RESULTS_DIR/demo/<scenario>-<governor>/ (with idle.trace, the
+# power:cpu_idle, cpu_idle_miss and cpuidle_budget:select events of the
+# run, and demo/sysfs, the state table, for tools/cpuidle-analyze);
+# tools/demo-report.py turns them into the table and
+# build/bench/results.json.
 #
 # Environment: DEMO_SECONDS (default 5) per run, DEMO_PL1_MW (default
 # 15000), DEMO_GOVERNORS (default "ladder menu teo budget").
@@ -23,6 +26,7 @@ CPUIDLE=/sys/devices/system/cpu/cpuidle
 PLATFORM=/sys/kernel/debug/emul_idle/platform
 PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
 PARAMS=/sys/module/emul_idle/parameters
+T=/sys/kernel/tracing
 WAKEUPS=$CB_TOP/build/selftests/wakeups
 SECS=${DEMO_SECONDS:-5}
 PL1=${DEMO_PL1_MW:-15000}
@@ -87,13 +91,17 @@ run_scenario() {
 		# the energy is over exactly t1 - t0.
 		states "$out/states.before"
 		pid=$(samples "$out/samples")
+		echo >$T/trace
+		echo 1 >$T/tracing_on
 		cp $PLATFORM "$out/platform.before"
 		t0=$(date +%s.%N)
 		workload "$SECS"
 		t1=$(date +%s.%N)
 		cp $PLATFORM "$out/platform.after"
+		echo 0 >$T/tracing_on
 		kill "$pid"
 		states "$out/states.after"
+		cp $T/trace "$out/idle.trace"
 		mv stress.yaml cyclictest.hist "$out/"
 		printf 'secs %s\nt0 %s\nt1 %s\n' "$SECS" "$t0" "$t1" >"$out/run"
 		echo "# $scenario $gov: done"
@@ -105,6 +113,14 @@ mkdir -p "$RESULTS_DIR/demo"
 modprobe emul_idle power_model=1 || exit 1
 modprobe cpuidle_budget || exit 1
 modprobe emul_budget || exit 1
+# Idle decisions for tools/cpuidle-analyze: the trace of every run, and
+# the state table it needs.
+"$CB_TOP/tools/cpuidle-analyze" --snapshot "$RESULTS_DIR/demo/sysfs" || exit 1
+echo 0 >$T/tracing_on
+echo 16384 >$T/buffer_size_kb
+for e in power/cpu_idle power/cpu_idle_miss cpuidle_budget/select; do
+	echo 1 >$T/events/$e/enable || exit 1
+done
 echo "# core types: $(awk 'NR > 1 { printf "%s%s ", $1, $2 }' /sys/kernel/debug/emul_idle/cpus)"
 run_scenario limited "$PL1" 55000 || exit 1
 run_scenario unlimited 500000 500000 || exit 1

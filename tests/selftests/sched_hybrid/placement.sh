@@ -22,10 +22,11 @@ DIR=$(dirname "$0")
 KSRC=${KSRC:-${CB_TOP:?}/build/linux}
 # shellcheck source=/dev/null
 . "$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
+# shellcheck source=tests/selftests/sched_hybrid/lib.sh
+. "$DIR/lib.sh"
 
 HYBRID=/sys/kernel/debug/x86/fake_hybrid
 KNOB=/proc/sys/kernel/sched_itmt_efficiency_first
-TRACING=/sys/kernel/tracing
 DUTY=${CB_TOP}/build/selftests/dutycycle
 PLACEMENT=${CB_TOP}/tools/sched-placement
 SECS=${SECONDS_PER_RUN:-6}
@@ -59,13 +60,7 @@ cpus_of() {
 trace_run() {
 	local name=$1 pid
 	shift
-	echo 0 >$TRACING/tracing_on
-	echo >$TRACING/trace
-	echo 16384 >$TRACING/buffer_size_kb
-	for e in sched/sched_switch sched/sched_migrate_task sched/sched_wakeup \
-		 sched/sched_wakeup_new task/task_rename; do
-		echo 1 >$TRACING/events/$e/enable
-	done
+	placement_trace_arm
 	"$@" &
 	pid=$!
 	sleep "$WARMUP"

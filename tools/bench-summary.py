@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The last step of "make bench": analyse the idle traces, write the report.
+
+bench-summary.py RESULTS_DIR BENCH_DIR
+
+RESULTS_DIR is build/results after the bench's guests ran: vm-demo/demo
+holds per scenario and governor an idle trace (idle.trace) and the state
+table (sysfs). Each trace goes through tools/cpuidle-analyze; its summary
+lands in BENCH_DIR/results.json as "idle_analysis" and its plots in
+BENCH_DIR/plots/idle-SCENARIO-GOVERNOR/. Then BENCH_DIR/report.md is
+written from everything results.json holds (select() cost, sampler
+overhead, the governor comparison, the idle analysis, the scheduler
+knob), with how each number was measured.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+TOOLS = os.path.dirname(os.path.realpath(__file__))
+GOVERNORS = ("ladder", "menu", "teo", "budget")
+
+
+def analyse_idle(results, bench):
+    demo = os.path.join(results, "vm-demo", "demo")
+    sysfs = os.path.join(demo, "sysfs")
+    out = {}
+    for scenario in ("limited", "unlimited"):
+        for gov in GOVERNORS:
+            run = os.path.join(demo, f"{scenario}-{gov}")
+            trace = os.path.join(run, "idle.trace")
+            if not os.path.exists(trace):
+                continue
+            plots = os.path.join(bench, "plots", f"idle-{scenario}-{gov}")
+            p = subprocess.run([os.path.join(TOOLS, "cpuidle-analyze"), "--sysfs", sysfs,
+                                "--json", "--plot", plots, trace],
+                               capture_output=True, text=True)
+            if p.returncode:
+                sys.exit(f"bench-summary: cpuidle-analyze on {trace}: {p.stderr.strip()}")
+            s = json.loads(p.stdout)
+            n = sum(c["usage"] for c in s["states"].values()) or 1
+            out.setdefault(scenario, {})[gov] = {
+                "periods": s["periods"],
+                "oracle_energy_regret_pct": s["oracle_energy_regret_pct"],
+                "oracle_latency_regret_us": s["oracle_latency_regret_us"],
+                "too_deep_pct": round(100.0 * sum(c["too_deep"] for c in s["states"].values()) / n, 2),
+                "too_shallow_pct": round(100.0 * sum(c["too_shallow"] for c in s["states"].values()) / n, 2),
+                "states": s["states"],
+                "plots": os.path.relpath(plots, bench),
+            }
+    return out
+
+
+def fmt(v, spec=""):
+    if v is None:
+        return "n/a"
+    return format(v, spec)
+
+
+def table(head, rows):
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def report(data):
+    md = ["# cpuidle-budget bench report", "",
+          "Everything below was measured in QEMU guests under `-icount` virtual time "
+          "(shift 4: one guest instruction is 16 ns), on the project's test kernel. "
+          "Virtual time makes the numbers independent of how loaded the host is; "
+          "ratios between governors or settings come from the same boot and the same "
+          "workload. Wall-clock latencies under -icount include the time a vCPU waits "
+          "for its turn (the vCPUs run one after another), milliseconds that no "
+          "governor or scheduler controls.", ""]
+
+    if "select_cost_ns" in data:
+        md += ["## Idle re-entry cost (select + reflect)", "",
+               data.get("select_cost_method", ""), ""]
+        md.append(table(["governor", "median ns", "samples"],
+                        [[g, data["select_cost_ns"].get(g),
+                          data.get("select_cost_detail", {}).get(g, {}).get("samples", "")]
+                         for g in GOVERNORS if g in data["select_cost_ns"]]))
+        md.append("")
+    if "sampler_cpu_pct" in data:
+        d = data.get("sampler_detail", {})
+        md += ["## Budget sampler overhead", "",
+               f"{data['sampler_cpu_pct']:.3f}% of one CPU: {d.get('samples')} samples "
+               f"in {d.get('wall_s')} s, {d.get('ns_per_sample')} ns each, reading the "
+               "emulated platform as its power source.", ""]
+
+    sc = data.get("scenarios", {})
+    if sc:
+        md += ["## Governors on the emulated power-limited 2P+4E platform", "",
+               data.get("scenarios_method", ""), ""]
+        for scenario, govs in sc.items():
+            md += [f"### {scenario}", ""]
+            md.append(table(
+                ["governor", "busy ops/s", "energy J", "avg power W", "time at limit %",
+                 "wake p50 us", "wake p99 us", "mean pressure"],
+                [[g, fmt(v.get("busy_ops_per_s"), ".0f"), fmt(v.get("energy_j"), ".1f"),
+                  fmt(v.get("avg_power_w"), ".2f"), fmt(v.get("time_at_limit_pct")),
+                  fmt(v.get("wake_lat_p50_us")),
+                  (">= " if v.get("wake_lat_p99_lower_bound") else "") +
+                  fmt(v.get("wake_lat_p99_us")), fmt(v.get("mean_pressure"))]
+                 for g, v in govs.items()]))
+            md.append("")
+
+    ia = data.get("idle_analysis", {})
+    if ia:
+        md += ["## Idle decisions against an oracle (tools/cpuidle-analyze)", "",
+               "Each idle period of the runs above, with its real length (traced time "
+               "minus the chosen state's exit latency), against an oracle that knew "
+               "the length and picked the cheapest state for it. A state's energy over "
+               "L is P*L + (P0-P)*T (P its power from sysfs, T its target residency, "
+               "P0 the shallowest state's power: T is the break-even time). Too deep: "
+               "the period was shorter than the state's target residency; too "
+               "shallow: a deeper state's target fitted. Latency regret: exit latency "
+               "paid beyond the oracle's state, per period.", ""]
+        for scenario, govs in ia.items():
+            md += [f"### {scenario}", ""]
+            md.append(table(
+                ["governor", "periods", "energy regret %", "latency regret us/period",
+                 "too deep %", "too shallow %", "plots"],
+                [[g, v["periods"], fmt(v["oracle_energy_regret_pct"], ".2f"),
+                  fmt(v["oracle_latency_regret_us"], ".1f"), v["too_deep_pct"],
+                  v["too_shallow_pct"], f"[{v['plots']}]({v['plots']}/residency.png)"]
+                 for g, v in govs.items()]))
+            md.append("")
+
+    sched = data.get("sched", {})
+    if sched:
+        md += ["## Scheduler: kernel.sched_itmt_efficiency_first", "",
+               sched.get("how", ""), "",
+               "on_no_fit is the knob on with the capacity check of asym packing "
+               "turned off (NO_ASYM_PACK_FIT): what the check prevents.", ""]
+        keys = ["light_on_e_pct", "light_on_e_mixed_pct", "heavy_on_p_pct",
+                "migrations_per_s", "energy_j", "energy_mixed_j", "hackbench_s",
+                "wake_lat_p99_us"]
+        modes = [m for m in ("off", "on", "on_no_fit") if m in sched]
+        md.append(table(["measure"] + modes,
+                        [[k] + [fmt(sched[m].get(k)) for m in modes] for k in keys]))
+        md += ["", "Ratios, on against off: " +
+               ", ".join(f"{k} {fmt(v)}" for k, v in sched.get("ratios", {}).items()), ""]
+    return "\n".join(md) + "\n"
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: bench-summary.py RESULTS_DIR BENCH_DIR")
+    results, bench = sys.argv[1:]
+    path = os.path.join(bench, "results.json")
+    data = json.load(open(path)) if os.path.exists(path) else {}
+    ia = analyse_idle(results, bench)
+    if ia:
+        data["idle_analysis"] = ia
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(bench, "report.md"), "w") as f:
+        f.write(report(data))
+    print(f"bench-summary: {path}, {os.path.join(bench, 'report.md')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
