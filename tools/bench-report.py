@@ -28,6 +28,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from benchlib import update_results  # noqa: E402
+
 EVENT = re.compile(r"\[(\d+)\].*?\s(\d+\.\d+): (cpu_idle|sched_switch|hrtimer_start|hrtimer_cancel): (.*)$")
 EXIT = "state=4294967295"
 
@@ -57,9 +60,6 @@ def reentry_gaps(path):
 
 def main(results, out):
     data = {}
-    if os.path.exists(out):
-        with open(out) as f:
-            data = json.load(f)
     cost, detail = {}, {}
     for name in sorted(os.listdir(results)):
         m = re.match(r"trace-(\w+)\.txt$", name)
@@ -86,10 +86,7 @@ def main(results, out):
     data["sampler_detail"] = {"samples": samples, "wall_s": wall_s,
                               "ns_per_sample": round(sampler_ns / samples) if samples else None,
                               "samples_per_s": round(samples / wall_s, 1)}
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, "w") as f:
-        json.dump(data, f, indent=2, sort_keys=True)
-        f.write("\n")
+    update_results(out, data)
     print(json.dumps({k: data[k] for k in ("select_cost_ns", "sampler_cpu_pct")}))
     if "teo" in cost and "budget" in cost:
         print(f"budget / teo re-entry cost: {cost['budget'] / cost['teo']:.3f}")

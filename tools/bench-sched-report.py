@@ -34,6 +34,9 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from benchlib import cyclictest_latency, update_results  # noqa: E402
+
 MODES = ("off", "on", "on_no_fit")
 
 
@@ -55,30 +58,6 @@ def energy_j(path):
     return round(int(dict(zip(fields[::2], fields[1::2]))["energy_uj"]) / 1e6, 3)
 
 
-def histogram_p99(path):
-    """(p99 in us, beyond the histogram?) from cyclictest -h output."""
-    counts = {}
-    overflows = 0
-    for line in open(path, errors="replace"):
-        fields = line.split()
-        if not fields:
-            continue
-        if line.startswith("# Histogram Overflows:"):
-            overflows = sum(int(x) for x in fields[3:] if x.isdigit())
-        elif fields[0].isdigit() and len(fields) > 1:
-            counts[int(fields[0])] = sum(int(x) for x in fields[1:] if x.isdigit())
-    total = sum(counts.values()) + overflows
-    if not total:
-        return None, False
-    need = 0.99 * total
-    seen = 0
-    for us in sorted(counts):
-        seen += counts[us]
-        if seen >= need:
-            return us, False
-    return max(counts) + 1 if counts else 0, True
-
-
 def mode_numbers(results, mode):
     light_e, _, _ = placement(os.path.join(results, f"placement-light-{mode}.json"))
     mixed_e, heavy_p, migr = placement(os.path.join(results, f"placement-mixed-{mode}.json"))
@@ -88,9 +67,9 @@ def mode_numbers(results, mode):
            "energy_mixed_j": energy_j(os.path.join(results, f"energy-mixed-{mode}.txt"))}
     times = [float(x) for x in open(os.path.join(results, f"hackbench-{mode}.txt")).read().split()]
     out["hackbench_s"] = statistics.median(times) if times else None
-    p99, beyond = histogram_p99(os.path.join(results, f"cyclictest-{mode}.txt"))
+    _, p99, _, hist_end = cyclictest_latency(os.path.join(results, f"cyclictest-{mode}.txt"))
     out["wake_lat_p99_us"] = p99
-    if beyond:
+    if p99 is not None and p99 >= hist_end:
         out["wake_lat_p99_beyond_histogram"] = True
     return out
 
@@ -120,15 +99,7 @@ def main():
                     "per 100 ms), alone and with 2 CPU-bound tasks, traced "
                     "6 s after a 2 s warm-up; hackbench -g 4 -l 200 median "
                     "of 3; cyclictest --laptop -t 4 -i 1000 with 4 light tasks")
-    data = {}
-    if os.path.exists(out_path):
-        with open(out_path) as f:
-            data = json.load(f)
-    data["sched"] = sched
-    os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
-    with open(out_path, "w") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
+    update_results(out_path, {"sched": sched})
     for mode in MODES:
         print(mode, json.dumps(sched[mode]))
     print("ratios", json.dumps(sched["ratios"]))

@@ -20,6 +20,8 @@ import subprocess
 import sys
 
 TOOLS = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, TOOLS)
+from benchlib import update_results  # noqa: E402
 GOVERNORS = ("ladder", "menu", "teo", "budget")
 
 
@@ -151,13 +153,8 @@ def main():
         sys.exit("usage: bench-summary.py RESULTS_DIR BENCH_DIR")
     results, bench = sys.argv[1:]
     path = os.path.join(bench, "results.json")
-    data = json.load(open(path)) if os.path.exists(path) else {}
     ia = analyse_idle(results, bench)
-    if ia:
-        data["idle_analysis"] = ia
-    with open(path, "w") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
+    data = update_results(path, {"idle_analysis": ia} if ia else {})
     with open(os.path.join(bench, "report.md"), "w") as f:
         f.write(report(data))
     print(f"bench-summary: {path}, {os.path.join(bench, 'report.md')}")

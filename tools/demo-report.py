@@ -27,10 +27,12 @@ Columns:
 JSON_OUT is merged: its other keys are kept.
 """
 
-import json
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from benchlib import cyclictest_latency, update_results  # noqa: E402
 
 
 def read_kv(path):
@@ -58,35 +60,6 @@ def stress_ops_per_s(path):
     return total
 
 
-def latency(path):
-    """p50, p99 (from the histogram) and max (cyclictest's) in us."""
-    counts, maxima, overflows = [], [], 0
-    with open(path) as f:
-        for line in f:
-            if line.startswith("# Max Latencies:"):
-                maxima = [int(x) for x in line.split(":")[1].split()]
-            elif line.startswith("# Histogram Overflows:"):
-                overflows = sum(int(x) for x in line.split(":")[1].split())
-            elif not line.startswith("#"):
-                parts = line.split()
-                if len(parts) >= 2:
-                    counts.append(sum(int(x) for x in parts[1:]))
-    total = sum(counts) + overflows
-    if not total:
-        return None, None, None, len(counts)
-
-    def percentile(q):
-        seen = 0
-        for us, n in enumerate(counts):
-            seen += n
-            if seen >= total * q:
-                return us
-        return len(counts)  # in the overflow: at least the histogram's end
-
-    samples = [m for m in maxima if m < 1000000]  # threads with no sample
-    return percentile(0.50), percentile(0.99), max(samples) if samples else None, len(counts)
-
-
 def residency(before, after):
     """Share of idle time (all CPUs) per state name, in percent."""
     def load(path):
@@ -112,7 +85,7 @@ def one_run(d):
     p0 = read_kv(os.path.join(d, "platform.before"))
     p1 = read_kv(os.path.join(d, "platform.after"))
     energy_j = (p1["energy_uj"] - p0["energy_uj"]) / 1e6
-    p50, p99, lmax, hist_end = latency(os.path.join(d, "cyclictest.hist"))
+    p50, p99, lmax, hist_end = cyclictest_latency(os.path.join(d, "cyclictest.hist"))
     res = {
         "busy_ops_per_s": round(stress_ops_per_s(os.path.join(d, "stress.yaml")), 3),
         "wake_lat_p50_us": p50,
@@ -189,19 +162,13 @@ def main():
         if runs_ratios:
             scenarios[scenario]["ratios"] = runs_ratios
 
-    data = {}
-    if os.path.exists(out):
-        with open(out) as f:
-            data = json.load(f)
-    data["scenarios"] = scenarios
-    data["scenarios_method"] = (
-        "tests/guest/demo.sh under -icount: 2 stress-ng workers on the P-cores, cyclictest "
-        "and cross-CPU wake-ups on the E-cores, the same run per governor; energy, power "
-        "and time at limit from the emulated platform's model (tests/emul)")
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    with open(out, "w") as f:
-        json.dump(data, f, indent=2, sort_keys=True)
-        f.write("\n")
+    update_results(out, {
+        "scenarios": scenarios,
+        "scenarios_method": (
+            "tests/guest/demo.sh under -icount: 2 stress-ng workers on the P-cores, "
+            "cyclictest and cross-CPU wake-ups on the E-cores, the same run per governor; "
+            "energy, power and time at limit from the emulated platform's model "
+            "(tests/emul)")})
 
 
 def goal_ratios(runs, scenario):

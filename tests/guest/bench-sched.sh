@@ -96,7 +96,7 @@ for mode in off on on_no_fit; do
 		"$DUTY" -p 100000 -n light "10:$SECS" &
 	done
 	cyclictest -q --laptop -t 4 -i 1000 -D "$SECS" -h 20000 \
-		>"$RESULTS_DIR/cyclictest-$mode.txt" 2>&1
+		--histfile="$RESULTS_DIR/cyclictest-$mode.txt" >/dev/null 2>&1
 	wait
 done
 echo 0 >$KNOB
