@@ -106,7 +106,10 @@ def report(data):
                   fmt(v.get("wake_lat_p50_us")),
                   (">= " if v.get("wake_lat_p99_lower_bound") else "") +
                   fmt(v.get("wake_lat_p99_us")), fmt(v.get("mean_pressure"))]
-                 for g, v in govs.items()]))
+                 for g, v in govs.items() if g != "ratios"]))
+            ratios = govs.get("ratios", {})
+            if ratios:
+                md += ["", "Ratios: " + ", ".join(f"{k} {fmt(v)}" for k, v in ratios.items())]
             md.append("")
 
     ia = data.get("idle_analysis", {})
@@ -116,7 +119,11 @@ def report(data):
                "minus the chosen state's exit latency), against an oracle that knew "
                "the length and picked the cheapest state for it. A state's energy over "
                "L is P*L + (P0-P)*T (P its power from sysfs, T its target residency, "
-               "P0 the shallowest state's power: T is the break-even time). Too deep: "
+               "P0 the shallowest state's power: T is the break-even time). The power "
+               "figures are the state table's (the emulated driver's static C1/C1E 1200 mW "
+               "and C6-C10 30 mW), not the platform model's; POLL has none (the kernel "
+               "shows -1) and counts at C1's, a lower bound, so periods spent polling add "
+               "at least their share of regret. Too deep: "
                "the period was shorter than the state's target residency; too "
                "shallow: a deeper state's target fitted. Latency regret: exit latency "
                "paid beyond the oracle's state, per period.", ""]

@@ -14,8 +14,9 @@ trap 'rm -rf "$T"' EXIT
 ANALYZE=$TOP/tools/cpuidle-analyze
 PLACEMENT=$TOP/tools/sched-placement
 
-# A two-CPU state table: POLL (power 1000 mW), C1 (exit 1 us, target 1 us,
-# 500 mW), C6 (exit 100 us, target 400 us, 50 mW).
+# A two-CPU state table as the kernel shows it: POLL (no power figure: -1
+# as %u, so counted at C1's 500 mW, a lower bound), C1 (exit 1 us, target
+# 1 us, 500 mW), C6 (exit 100 us, target 400 us, 50 mW).
 mkstate() {	# CPU INDEX NAME LATENCY RESIDENCY POWER
 	local d=$T/sysfs/cpu$1/cpuidle/state$2
 	mkdir -p "$d"
@@ -26,19 +27,20 @@ mkstate() {	# CPU INDEX NAME LATENCY RESIDENCY POWER
 	echo 0 >"$d/disable"
 }
 for cpu in 0 1; do
-	mkstate $cpu 0 POLL 0 0 1000
+	mkstate $cpu 0 POLL 0 0 4294967295
 	mkstate $cpu 1 C1 1 1 500
 	mkstate $cpu 2 C6 100 400 50
 done
 
 # Three periods on CPU 0 (length = traced time - exit latency):
-#  C1 for 201 us: 200 us. Right. Energy per state (P*L + (P0-P)*T)/1000:
-#     POLL 200, C1 100.5, C6 390 uJ: the oracle takes C1 too.
-#  C6 for 150 us: 50 us, below C6's 400: too deep. POLL 50, C1 25.5,
-#     C6 382.5 uJ: oracle C1; latency regret 100 - 1 = 99 us.
-#  C1 for 1001 us: 1000 us, C6 fits: too shallow. C1 500.5, C6 430 uJ:
+#  C1 for 201 us: 200 us. Right. Energy per state (P*L + (P0-P)*T)/1000,
+#     P0 = 500: POLL 100, C1 100, C6 190 uJ: the oracle takes C1 too (on
+#     the tie with POLL, whose figure is assumed).
+#  C6 for 150 us: 50 us, below C6's 400: too deep. POLL 25, C1 25,
+#     C6 182.5 uJ: oracle C1; latency regret 100 - 1 = 99 us.
+#  C1 for 1001 us: 1000 us, C6 fits: too shallow. C1 500, C6 230 uJ:
 #     oracle C6; no latency regret.
-# Spent 983.5 uJ, oracle 556 uJ: regret 76.888%; latency 99/3 = 33 us.
+# Spent 782.5 uJ, oracle 355 uJ: regret 120.423%; latency 99/3 = 33 us.
 # A cpu_idle_miss on C6, a budget select that moved C1 to C6, an unknown
 # event and a period on CPU 1 left open at the end (not counted).
 cat >"$T/idle.ftrace" <<'EOF'
@@ -76,7 +78,8 @@ idle_right() {
 		abs(j["states"]["C6"]["residency_us"] - 150) < 0.01 and
 		j["states"]["C1"]["too_shallow"] == 1 and j["states"]["C1"]["too_deep"] == 0 and
 		j["states"]["C6"]["too_deep"] == 1 and j["states"]["C6"]["too_shallow"] == 0 and
-		abs(j["oracle_energy_regret_pct"] - 76.888) < 0.001 and
+		abs(j["oracle_energy_regret_pct"] - 120.423) < 0.001 and
+		j["power_assumed"] == ["POLL"] and
 		abs(j["oracle_latency_regret_us"] - 33.0) < 0.001 and
 		j["states"]["C6"]["kernel_miss_above"] == 1 and
 		j["states"]["C6"]["budget_biased"] == 1 and
@@ -99,9 +102,34 @@ no_power() {
 }
 ok "cpuidle-analyze: without power figures, no energy regret, the same latency regret" no_power
 
+minus_one_power() {
+	cp -r "$T/sysfs" "$T/minusone"
+	echo 4294967295 >"$T/minusone/cpu1/cpuidle/state1/power"
+	# -1 on a state other than POLL is no figure either; and then POLL
+	# on CPU 1 has nothing to borrow.
+	"$ANALYZE" --sysfs "$T/minusone" --json "$T/idle.ftrace" >"$T/minusone.json" &&
+	json_is "$T/minusone.json" 'j["energy_known"] is False and
+		j["oracle_energy_regret_pct"] is None and j["power_assumed"] == []'
+}
+ok "cpuidle-analyze: a power of -1 outside POLL is no figure: no energy regret" minus_one_power
+
+poll_lower_bound() {
+	# POLL for 11 us: 11 us (exit 0). POLL (at C1's 500 mW) 5.5 uJ, C1
+	# 5.5, C6 180.55: the oracle takes C1, the state with a real figure:
+	# energy regret 0 (a lower bound), latency regret max(0, 0 - 1) = 0.
+	printf '%s\n' \
+		'          <idle>-0       [000] d..1.     2.000000: cpu_idle: state=0 cpu_id=0' \
+		'          <idle>-0       [000] d..1.     2.000011: cpu_idle: state=4294967295 cpu_id=0' |
+		"$ANALYZE" --sysfs "$T/sysfs" --json >"$T/poll.json" &&
+	json_is "$T/poll.json" 'j["periods"] == 1 and j["states"]["POLL"]["usage"] == 1 and
+		j["oracle_energy_regret_pct"] == 0 and j["oracle_energy_actual_uj"] == 5.5 and
+		j["oracle_latency_regret_us"] == 0'
+}
+ok "cpuidle-analyze: POLL counts at C1's power, and the oracle prefers C1 on that tie" poll_lower_bound
+
 report_and_plots() {
 	"$ANALYZE" --sysfs "$T/sysfs" --plot "$T/plots" <"$T/idle.ftrace" >"$T/report.txt" &&
-	grep -q "oracle energy regret: 76.89%" "$T/report.txt" &&
+	grep -q "oracle energy regret: 120.42%" "$T/report.txt" &&
 	grep -Eq "^C6 +100 +400 +1 " "$T/report.txt" &&
 	for p in residency durations regret; do
 		[ "$(head -c 4 "$T/plots/$p.png" | od -An -c | tr -d ' ')" = "211PNG" ] || return 1
