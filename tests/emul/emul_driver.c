@@ -509,6 +509,8 @@ static int __init emul_idle_init(void)
 	ret = emul_setup_layout();
 	if (ret)
 		return ret;
+	/* Before the model: it gives POLL a power figure in place of the -1. */
+	cpuidle_poll_state_init(&emul_idle_driver);
 	ret = emul_setup_model();
 	if (ret)
 		goto free_types;
@@ -518,7 +520,6 @@ static int __init emul_idle_init(void)
 			     HRTIMER_MODE_REL_PINNED_HARD);
 		per_cpu_ptr(&emul_exit_timers, cpu)->function = emul_exit_done;
 	}
-	cpuidle_poll_state_init(&emul_idle_driver);
 	ret = emul_register();
 	if (ret) {
 		pr_err("emul_idle: cannot register: %d\n", ret);

@@ -25,7 +25,7 @@ if [ "$(nproc)" != 6 ]; then
 	ktap_skip_all "needs the 2P+4E layout (6 CPUs), have $(nproc)"
 	exit "$KSFT_SKIP"
 fi
-ktap_set_plan 7
+ktap_set_plan 8
 taskset -pc 0,1 $$ >/dev/null || ktap_exit_fail_msg "cannot pin the test to the P-cores"
 selftest_setup
 set_governor menu
@@ -97,6 +97,21 @@ refused() {
 	[ "$before" = "$after" ]
 }
 ktap_test_result "bad model parameters are refused (-EINVAL), nothing changes" refused
+
+# Every state has a power figure for tools/cpuidle-analyze, POLL too (the
+# kernel's poll state has -1): spinning costs at least what C1 does, and
+# the deeper states less.
+state_power() {
+	cat /sys/devices/system/cpu/cpu0/cpuidle/state"$1"/power
+}
+power_figures() {
+	local poll c1 c6
+	poll=$(state_power 0) c1=$(state_power 1) c6=$(state_power 3)
+	ktap_print_msg "state power: POLL $poll mW, C1 $c1 mW, C6 $c6 mW"
+	[ "$poll" -lt 2147483648 ] && [ "$poll" -ge "$c1" ] && [ "$c1" -gt "$c6" ] &&
+		[ "$c6" -gt 0 ]
+}
+ktap_test_result "the state table has power figures, POLL's at least C1's" power_figures
 
 echo 1 >$P/power_model || ktap_exit_fail_msg "cannot start the power model"
 model_runs() {
