@@ -50,9 +50,23 @@ def analyse_idle(results, bench):
                 "too_deep_pct": round(100.0 * sum(c["too_deep"] for c in s["states"].values()) / n, 2),
                 "too_shallow_pct": round(100.0 * sum(c["too_shallow"] for c in s["states"].values()) / n, 2),
                 "states": s["states"],
+                "power_assumed": s["power_assumed"],
                 "plots": os.path.relpath(plots, bench),
             }
     return out
+
+
+def state_power(sysfs):
+    """[[state name, sysfs power figure]...] of cpu0 in the snapshot, in
+    state order (a list: results.json's objects are written sorted)."""
+    d = os.path.join(sysfs, "cpu0", "cpuidle")
+    figures = []
+    for k in range(len(os.listdir(d))):
+        with open(os.path.join(d, f"state{k}", "name")) as f:
+            name = f.read().strip()
+        with open(os.path.join(d, f"state{k}", "power")) as f:
+            figures.append([name, int(f.read())])
+    return figures
 
 
 def fmt(v, spec=""):
@@ -65,6 +79,19 @@ def table(head, rows):
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     return "\n".join(lines)
+
+
+def power_figures(data):
+    """The state table's power figures, in words, for the report."""
+    figures = data.get("idle_state_power_mw", [])
+    text = ", ".join(f"{n} {mw} mW" if 0 < mw < 2 ** 31 else f"{n} none"
+                     for n, mw in figures) or "not recorded"
+    assumed = sorted({n for govs in data.get("idle_analysis", {}).values()
+                      for v in govs.values() for n in v.get("power_assumed", [])})
+    if assumed:
+        text += (f" ({', '.join(assumed)} counted at the next state's power, a lower "
+                 "bound: the kernel gives the poll state no figure)")
+    return text
 
 
 def report(data):
@@ -120,10 +147,8 @@ def report(data):
                "the length and picked the cheapest state for it. A state's energy over "
                "L is P*L + (P0-P)*T (P its power from sysfs, T its target residency, "
                "P0 the shallowest state's power: T is the break-even time). The power "
-               "figures are the state table's (the emulated driver's static C1/C1E 1200 mW "
-               "and C6-C10 30 mW), not the platform model's; POLL has none (the kernel "
-               "shows -1) and counts at C1's, a lower bound, so periods spent polling add "
-               "at least their share of regret. Too deep: "
+               "figures are the state table's, fixed per state, not the platform "
+               "model's, which vary with the voltage: " + power_figures(data) + ". Too deep: "
                "the period was shorter than the state's target residency; too "
                "shallow: a deeper state's target fitted. Latency regret: exit latency "
                "paid beyond the oracle's state, per period.", ""]
@@ -161,7 +186,11 @@ def main():
     results, bench = sys.argv[1:]
     path = os.path.join(bench, "results.json")
     ia = analyse_idle(results, bench)
-    data = update_results(path, {"idle_analysis": ia} if ia else {})
+    new = {}
+    if ia:
+        new = {"idle_analysis": ia, "idle_state_power_mw":
+               state_power(os.path.join(results, "vm-demo", "demo", "sysfs"))}
+    data = update_results(path, new)
     with open(os.path.join(bench, "report.md"), "w") as f:
         f.write(report(data))
     print(f"bench-summary: {path}, {os.path.join(bench, 'report.md')}")
