@@ -15,7 +15,7 @@ BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
 KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
 		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
-.PHONY: all module install patches deps tree kernel modules helpers check demo bench clean distclean
+.PHONY: all module install dkms-source patches deps tree kernel modules helpers check demo bench clean distclean
 
 all: module
 
@@ -27,6 +27,18 @@ module:
 install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KCONFIG_FLAGS) modules_install
 	depmod -a $(shell cat $(KDIR)/include/config/kernel.release)
+
+# The module's sources, for DKMS: $(DESTDIR)/usr/src/cpuidle-budget-VERSION
+# (VERSION from dkms.conf), then "dkms install -m cpuidle-budget -v VERSION".
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SOURCES := Kbuild Makefile dkms.conf include/linux/cpuidle_budget.h \
+		$(filter-out %.mod.c,$(wildcard drivers/cpuidle/governors/budget/*.[ch])) \
+		drivers/cpuidle/governors/budget/Kconfig \
+		drivers/cpuidle/governors/budget/Makefile \
+		$(wildcard patches/0001-*.patch)
+dkms-source:
+	install -d $(DESTDIR)/usr/src/cpuidle-budget-$(DKMS_VERSION)
+	cp --parents $(DKMS_SOURCES) $(DESTDIR)/usr/src/cpuidle-budget-$(DKMS_VERSION)/
 
 # Regenerate the patches that add overlay files (patches/overlay).
 patches: tree

@@ -144,6 +144,8 @@ sed -i "1i 1..$i" "$static"
 log "static checks done ($(elapsed))"
 
 host_test vm-runner
+# DKMS against the test kernel, and the build against an unpatched one.
+host_test distro
 
 # The guest selftests: the governor's (MTTCG, 4 CPUs), then the emulated
 # platform's (-icount, 6 CPUs: its throughput comparisons need virtual time).

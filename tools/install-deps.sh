@@ -11,10 +11,18 @@ packages=(linux-source-6.12 qemu-system-x86 build-essential bc bison flex
 	  python3 python3-ply python3-git python3-matplotlib git procps util-linux
 	  sparse)
 
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"
+}
+
+# After linux-source-6.12, whose version names Debian's unpatched headers.
+if installed linux-source-6.12; then
+	packages+=(dkms "$(debian_headers)")
+fi
+
 missing=()
 for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing+=("$p")
+	installed "$p" || missing+=("$p")
 done
 [ ${#missing[@]} = 0 ] && exit 0
 
@@ -23,3 +31,8 @@ log "installing ${missing[*]}"
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	"${missing[@]}" >/dev/null
+# A fresh machine had no linux-source-6.12 to name the headers by: again.
+if ! installed "$(debian_headers)"; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		dkms "$(debian_headers)" >/dev/null
+fi

@@ -17,6 +17,15 @@ PATCHES=${PATCHES:-$TOP/patches}		# the series: PATCHES/series lists it
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 KERNEL_EXPECTED=6.12			# VERSION.PATCHLEVEL the series targets
 JOBS=${JOBS:-$(nproc)}
+
+# debian_headers: the package of Debian's own build tree of the stock
+# kernel that linux-source-6.12 is the source of: an unpatched 6.12, for
+# the tests that build the module against a kernel without patch 0001.
+debian_headers() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) || return 1
+	echo "linux-headers-${v%%-*}+deb12-amd64"
+}
 PROJECT_IDENT="cpuidle-budget maintainers"
 PROJECT_EMAIL="maintainers@cpuidle-budget.invalid"
 

@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a distribution or a test lab does with the module: install its
+# sources for DKMS and let dkms build and install it for a kernel that
+# carries patch 0001 (the test kernel's build tree), and remove it again;
+# and build it against a kernel without patch 0001 (Debian's own 6.12
+# headers), which must stop with one message naming the missing symbols
+# and the patch, before anything is compiled. dkms runs with private
+# source, state and module trees, so the host's are never touched.
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/host/lib.sh
+. "$TOP/tests/host/lib.sh"
+# shellcheck source=tools/lib.sh
+. "$TOP/tools/lib.sh"
+set +e
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
+KREL=$(cat "$KOBJ/include/config/kernel.release")
+UNPATCHED=/usr/src/$(debian_headers)
+SYMBOLS="cpuidle_register_governor cpuidle_unregister_governor cpuidle_governor_latency_req
+	 tick_nohz_tick_stopped tick_nohz_idle_got_tick tick_nohz_get_sleep_length"
+SRC=$T/root/usr/src/cpuidle-budget-$VERSION
+mkdir -p "$T/dkms" "$T/modules/$KREL" "$T/modules/unpatched"
+dkms_() {
+	dkms --sourcetree "$T/root/usr/src" --dkmstree "$T/dkms" --installtree "$T/modules" "$@"
+}
+
+sources() {
+	make -s -C "$TOP" dkms-source DESTDIR="$T/root" &&
+	[ -f "$SRC/dkms.conf" ] && [ -f "$SRC/drivers/cpuidle/governors/budget/main.c" ] &&
+	[ -f "$SRC/include/linux/cpuidle_budget.h" ] &&
+	# Sources only: nothing a build in the work tree left behind.
+	[ -z "$(find "$SRC" -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd')" ]
+}
+ok "make dkms-source installs the module's sources, and nothing built" sources
+
+dkms_install() {
+	local ko
+	dkms_ add -m cpuidle-budget -v "$VERSION" >/dev/null &&
+	dkms_ install -m cpuidle-budget -v "$VERSION" -k "$KREL" \
+		--kernelsourcedir "$KOBJ" --no-depmod >"$T/install.log" 2>&1 ||
+		{ cat "$T/install.log"; return 1; }
+	ko=$T/modules/$KREL/updates/dkms/cpuidle_budget.ko
+	[ -f "$ko" ] || { echo "no $ko"; return 1; }
+	echo "# $(modinfo -F vermagic "$ko")"
+	modinfo -F vermagic "$ko" | grep -q "^$KREL " &&
+		dkms_ status | grep -q "cpuidle-budget/$VERSION, $KREL, .*: installed"
+}
+ok "dkms install builds and installs cpuidle_budget.ko for the patched test kernel" dkms_install
+
+dkms_remove() {
+	dkms_ remove -m cpuidle-budget -v "$VERSION" --all >/dev/null 2>&1 &&
+	[ ! -e "$T/modules/$KREL/updates/dkms/cpuidle_budget.ko" ] &&
+	[ -z "$(dkms_ status)" ]
+}
+ok "dkms remove --all takes it out again" dkms_remove
+
+# names_all FILE: FILE has the message: every symbol, the patch, how to
+# apply it; and no compiler or modpost ran.
+names_all() {
+	local s
+	for s in $SYMBOLS; do
+		grep -q "does not export:.* $s\\b" "$1" || { echo "$s not named"; return 1; }
+	done
+	grep -q "patches/0001-cpuidle-Allow-governors-to-be-built-as-modules.patch" "$1" &&
+		grep -q "patch -p1 <" "$1" &&
+		! grep -Eq "CC \[M\]|error:|MODPOST|undefined!" "$1" ||
+		{ cat "$1"; return 1; }
+}
+
+unpatched_make() {
+	[ -d "$UNPATCHED" ] || { echo "no $UNPATCHED"; return 1; }
+	! make -C "$TOP" KDIR="$UNPATCHED" >"$T/unpatched.log" 2>&1 &&
+		names_all "$T/unpatched.log"
+}
+ok "make against Debian's unpatched 6.12 stops with the missing symbols and patch 0001" \
+	unpatched_make
+
+unpatched_dkms() {
+	local log=$T/dkms/cpuidle-budget/$VERSION/build/make.log
+	dkms_ add -m cpuidle-budget -v "$VERSION" >/dev/null &&
+	! dkms_ build -m cpuidle-budget -v "$VERSION" -k unpatched \
+		--kernelsourcedir "$UNPATCHED" >"$T/dkms-unpatched.log" 2>&1 &&
+		[ -f "$log" ] && names_all "$log"
+}
+ok "dkms build against it fails with the same message in its make.log" unpatched_dkms
+
+done_testing
