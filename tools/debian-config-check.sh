@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The series under Debian's own amd64 kernel config (linux-config-6.12):
+# build every object the series touches, and the governor through
+# modpost, with W=1 and sparse (C=1), once with the governor as a module
+# and once built in. A warning fails the check when it points at a line
+# the series adds (git diff pristine..HEAD in build/linux); warnings on
+# upstream's own lines in the same files are counted, not failed: they
+# are there without the series too.
+#
+# Deviations from Debian's config, each for the build host, none touching
+# the code the series builds: no debug info (a third of the compile
+# time, no warnings of its own) and no Debian signing certificates (not
+# shipped with the source).
+#
+# Output: TAP on stdout. Objects in build/kobj-debian (ccache'd).
+
+. "$(dirname "$0")/lib.sh"
+set +e
+
+DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
+OBJ=$BUILD/kobj-debian
+LOGS=$RESULTS/debian-config
+# The series' files, and the cpuidle governors and core that include the
+# changed cpuidle.h.
+OBJECTS=(drivers/cpuidle/{cpuidle,driver,governor,sysfs,poll_state}.o
+	 drivers/cpuidle/governors/{ladder,menu,teo,haltpoll}.o
+	 kernel/sched/{core,fair,build_policy,build_utility}.o kernel/time/tick-sched.o
+	 arch/x86/kernel/{itmt,fake_hybrid}.o drivers/cpufreq/intel_pstate.o)
+[ -f "$DEBIAN_CONFIG" ] || die "no $DEBIAN_CONFIG (apt-get install linux-config-6.12)"
+mkdir -p "$OBJ" "$LOGS"
+
+dmake() {
+	KOBJ=$OBJ kmake W=1 C=1 "$@"
+}
+
+# configure BUDGET: Debian's config, the series' options, olddefconfig.
+configure() {
+	xz -dc "$DEBIAN_CONFIG" >"$OBJ/.config"
+	"$KSRC/scripts/config" --file "$OBJ/.config" \
+		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
+		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF5 \
+		--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE \
+		--set-val CPU_IDLE_GOV_BUDGET "$1" --enable X86_FAKE_HYBRID
+	KOBJ=$OBJ kmake -s olddefconfig >/dev/null &&
+	grep -q "^CONFIG_CPU_IDLE_GOV_BUDGET=$1\$" "$OBJ/.config" &&
+	grep -q "^CONFIG_X86_FAKE_HYBRID=y\$" "$OBJ/.config"
+}
+
+# The series' added lines, "path:line" per line, for the warning filter.
+git -C "$KSRC" diff -U0 pristine HEAD | awk '
+	/^\+\+\+ b\// { file = substr($2, 3) }
+	/^@@/ { split($3, a, ","); start = substr(a[1], 2); n = (a[2] == "" ? 1 : a[2])
+		for (i = 0; i < n; i++) print file ":" start + i }' >"$LOGS/added-lines"
+
+# warnings LOG: "path:line: text" of every compiler and sparse warning or
+# error in LOG, path relative to the kernel source.
+warnings() {
+	grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):' "$1" |
+		sed -E "s|^(\.\./)*([^ :]*/)?(linux/)?||; s|^$KSRC/||" | sort -u
+}
+
+# check NAME COMMAND...: run the build COMMAND, then fail on its warnings
+# on added lines.
+check() {
+	local log=$LOGS/build-$1.log
+	shift
+	"$@" >"$log" 2>&1
+	local rc=$?
+	warnings "$log" >"$log.warnings"
+	awk -F: 'NR == FNR { added[$1 ":" $2]; next } ($1 ":" $2) in added' \
+		"$LOGS/added-lines" "$log.warnings" >"$log.ours"
+	echo "# $(wc -l <"$log.warnings") warnings in the touched files, $(wc -l <"$log.ours") on the series' lines"
+	sed 's/^/#   /' "$log.ours"
+	[ $rc = 0 ] || { tail -20 "$log" | sed 's/^/#   /'; return 1; }
+	[ ! -s "$log.ours" ]
+}
+
+t0=$(date +%s)
+n=0 failed=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
+}
+configure m; result $? "Debian's config + CPU_IDLE_GOV_BUDGET=m + X86_FAKE_HYBRID resolves (olddefconfig)"
+KOBJ=$OBJ kmake -s modules_prepare >"$LOGS/prepare.log" 2>&1
+result $? "make modules_prepare under Debian's config"
+echo "# prepared in $(( $(date +%s) - t0 )) s"
+# Built again every time: an up-to-date object prints no warnings.
+rebuild() {
+	(cd "$OBJ" && rm -f "${OBJECTS[@]}")
+	dmake -k "${OBJECTS[@]}" "$@"
+}
+check objects-m rebuild
+result $? "W=1 C=1, governor as a module: the objects the series touches, nothing on the series' lines"
+
+# modpost needs the kernel's exports: Debian's own Module.symvers of this
+# kernel version and config, with the CRCs the patched objects export
+# (patch 0001's new exports among them) in place of Debian's.
+symvers() {
+	local stock=/usr/src/$(debian_headers)/Module.symvers
+	[ -f "$stock" ] || { echo "no $stock"; return 1; }
+	sed -n 's/^#SYMVER \([^ ]*\) \(0x[0-9a-f]*\)$/\2\t\1\tvmlinux\tEXPORT_SYMBOL_GPL\t/p' \
+		"$OBJ/drivers/cpuidle/.governor.o.cmd" "$OBJ/kernel/time/.tick-sched.o.cmd" \
+		>"$LOGS/patched.symvers"
+	awk -F'\t' 'NR == FNR { ours[$2]; print; next } !($2 in ours)' \
+		"$LOGS/patched.symvers" "$stock" >"$OBJ/Module.symvers"
+}
+symvers; result $? "Module.symvers: Debian's, with the patched objects' exports"
+# The module out of tree, as users build it, from a copy of the sources
+# (the work tree's objects are the test kernel's).
+module_build() {
+	local copy
+	copy=$(mktemp -d)
+	git -C "$TOP" ls-files -z | (cd "$TOP" && xargs -0 cp --parents -t "$copy")
+	KOBJ=$OBJ kmake W=1 C=1 M="$copy" CONFIG_CPU_IDLE_GOV_BUDGET=m modules
+	local rc=$?
+	[ $rc = 0 ] && modinfo -F vermagic "$copy/drivers/cpuidle/governors/budget/cpuidle_budget.ko"
+	rm -rf "$copy"
+	return $rc
+}
+check module module_build
+result $? "W=1 C=1: cpuidle_budget.ko through modpost against those exports, no warnings"
+echo "# module pass done at $(( $(date +%s) - t0 )) s"
+configure y; result $? "... and with CPU_IDLE_GOV_BUDGET=y"
+check objects-y rebuild drivers/cpuidle/governors/budget/
+result $? "W=1 C=1, governor built in: the touched objects, nothing on the series' lines"
+echo "# took $(( $(date +%s) - t0 )) s"
+echo "1..$n"
+exit $failed
