@@ -99,7 +99,8 @@ result $? "W=1 C=1, governor as a module: the objects the series touches, nothin
 # kernel version and config, with the CRCs the patched objects export
 # (patch 0001's new exports among them) in place of Debian's.
 symvers() {
-	local stock=/usr/src/$(debian_headers)/Module.symvers
+	local stock
+	stock=/usr/src/$(debian_headers)/Module.symvers
 	[ -f "$stock" ] || { echo "no $stock"; return 1; }
 	sed -n 's/^#SYMVER \([^ ]*\) \(0x[0-9a-f]*\)$/\2\t\1\tvmlinux\tEXPORT_SYMBOL_GPL\t/p' \
 		"$OBJ/drivers/cpuidle/.governor.o.cmd" "$OBJ/kernel/time/.tick-sched.o.cmd" \
