@@ -19,7 +19,6 @@
 . "$(dirname "$0")/lib.sh"
 set +e
 
-DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
 OBJ=$BUILD/kobj-debian
 LOGS=$RESULTS/debian-config
 # The series' files, and the cpuidle governors and core that include the
@@ -28,24 +27,16 @@ OBJECTS=(drivers/cpuidle/{cpuidle,driver,governor,sysfs,poll_state}.o
 	 drivers/cpuidle/governors/{ladder,menu,teo,haltpoll}.o
 	 kernel/sched/{core,fair,build_policy,build_utility}.o kernel/time/tick-sched.o
 	 arch/x86/kernel/{itmt,fake_hybrid}.o drivers/cpufreq/intel_pstate.o)
-[ -f "$DEBIAN_CONFIG" ] || die "no $DEBIAN_CONFIG (apt-get install linux-config-6.12)"
 mkdir -p "$OBJ" "$LOGS"
 
 dmake() {
 	KOBJ=$OBJ kmake W=1 C=1 "$@"
 }
 
-# configure BUDGET: Debian's config, the series' options, olddefconfig.
+# configure BUDGET: Debian's config with the governor =BUDGET and the
+# fake_hybrid= hook (its code is built only with it).
 configure() {
-	xz -dc "$DEBIAN_CONFIG" >"$OBJ/.config"
-	"$KSRC/scripts/config" --file "$OBJ/.config" \
-		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
-		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF5 \
-		--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE \
-		--set-val CPU_IDLE_GOV_BUDGET "$1" --enable X86_FAKE_HYBRID
-	KOBJ=$OBJ kmake -s olddefconfig >/dev/null &&
-	grep -q "^CONFIG_CPU_IDLE_GOV_BUDGET=$1\$" "$OBJ/.config" &&
-	grep -q "^CONFIG_X86_FAKE_HYBRID=y\$" "$OBJ/.config"
+	debian_config "$OBJ" --set-val CPU_IDLE_GOV_BUDGET "$1" --enable X86_FAKE_HYBRID
 }
 
 # The series' added lines, "path:line" per line, for the warning filter.

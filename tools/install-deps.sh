@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install what building and testing need, from Debian's archive. Quiet and
-# quick when everything is already there.
+# quick when everything is already there. Extra package names on the
+# command line are installed too (tools/make-deb.sh's packaging tools).
 
 . "$(dirname "$0")/lib.sh"
 
 packages=(linux-source-6.12 qemu-system-x86 build-essential bc bison flex
 	  libelf-dev libssl-dev ccache rt-tests stress-ng kmod cpio xz-utils
 	  python3 python3-ply python3-git python3-matplotlib git procps util-linux
-	  sparse)
+	  sparse linux-config-6.12 "$@")
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"

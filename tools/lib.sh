@@ -26,6 +26,45 @@ debian_headers() {
 	v=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) || return 1
 	echo "linux-headers-${v%%-*}+deb12-amd64"
 }
+# Debian's own amd64 kernel config (package linux-config-6.12), the base
+# of the distribution builds: tools/debian-config-check.sh, tools/make-deb.sh.
+DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
+
+# debian_config OBJDIR OPTION...: Debian's config in OBJDIR/.config with
+# the scripts/config OPTIONs applied, then olddefconfig. Two deviations
+# from Debian's config, both for any build outside Debian's own
+# infrastructure: no trusted or revocation keys (Debian's certificates
+# are not shipped with the source) and no debug info (a third of the
+# compile time; the packages would need -dbg splitting). Fails if an
+# option set with --set-val/--enable did not survive olddefconfig.
+debian_config() {
+	local obj=$1 arg want=()
+	shift
+	[ -f "$DEBIAN_CONFIG" ] || die "no $DEBIAN_CONFIG (apt-get install linux-config-$KERNEL_EXPECTED)"
+	mkdir -p "$obj"
+	xz -dc "$DEBIAN_CONFIG" >"$obj/.config"
+	"$KSRC/scripts/config" --file "$obj/.config" \
+		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
+		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF5 \
+		--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE "$@"
+	KOBJ=$obj kmake -s olddefconfig >/dev/null || return 1
+	# What was asked for, as .config lines, checked after olddefconfig.
+	while [ $# -gt 0 ]; do
+		arg=$1
+		shift
+		case $arg in
+		--enable) want+=("CONFIG_$1=y"); shift ;;
+		--module) want+=("CONFIG_$1=m"); shift ;;
+		--set-val) want+=("CONFIG_$1=$2"); shift 2 ;;
+		--set-str) want+=("CONFIG_$1=\"$2\""); shift 2 ;;
+		--disable) want+=("# CONFIG_$1 is not set"); shift ;;
+		*) ;;
+		esac
+	done
+	for arg in "${want[@]}"; do
+		grep -qxF "$arg" "$obj/.config" || { echo "olddefconfig dropped: $arg"; return 1; }
+	done
+}
 PROJECT_IDENT="cpuidle-budget maintainers"
 PROJECT_EMAIL="maintainers@cpuidle-budget.invalid"
 
