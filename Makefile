@@ -15,7 +15,7 @@ BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
 KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
 		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
-.PHONY: all module install dkms-source patches deps tree kernel modules helpers check demo bench clean distclean
+.PHONY: all module install dkms-source patches deps tree kernel modules helpers check demo bench deb clean distclean
 
 all: module
 
@@ -84,6 +84,11 @@ bench: modules helpers
 demo: modules helpers
 	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh
 	tools/demo-report.py build/results/vm-demo build/bench/results.json
+
+# Debian binary packages of the patched kernel under Debian's own config,
+# for test machines (build/deb/). Hours on 2 cores; not part of check.
+deb: deps
+	tools/make-deb.sh
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

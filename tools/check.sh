@@ -14,7 +14,12 @@
 #  static.tap            checkpatch --strict on patches/ and the project's
 #                        kernel sources, modules with W=1 and sparse, the
 #                        README's "make KDIR=" build, the debug config
+#  debian-config.tap     the series under Debian's own amd64 config:
+#                        the touched objects and the governor through
+#                        modpost, W=1 and sparse (tools/debian-config-check.sh)
 #  host-vm-runner.tap    tools/vm-run.sh catches splats, hangs, failures
+#  host-distro.tap       DKMS against the test kernel, the clear stop on
+#                        an unpatched kernel (tests/host/distro.sh)
 #  vm-selftests/*.tap    the selftests, in a guest booted from the kernel
 
 . "$(dirname "$0")/lib.sh"
@@ -118,8 +123,7 @@ tap_case "$static" $i "W=1 reports nothing on kernel/sched/fair.c and topology.c
 	no_warnings kmake -s W=1 kernel/sched/fair.o kernel/sched/build_utility.o
 readme_build() {
 	local copy
-	copy=$(mktemp -d)
-	git -C "$TOP" ls-files -z | (cd "$TOP" && xargs -0 cp --parents -t "$copy")
+	copy=$(project_copy)
 	make -s -C "$copy" KDIR="$KOBJ" &&
 		modinfo -F vermagic "$copy/drivers/cpuidle/governors/budget/cpuidle_budget.ko" |
 		grep -q "^$(cat "$KOBJ/include/config/kernel.release") "
@@ -142,6 +146,12 @@ i=$((i + 1))
 tap_case "$static" $i "the debug flavour's config (lockdep, KASAN) resolves as written" debug_config
 sed -i "1i 1..$i" "$static"
 log "static checks done ($(elapsed))"
+
+# The series under Debian's own config: what a distribution builds.
+tap_files+=("$RESULTS/debian-config.tap")
+"$TOP/tools/debian-config-check.sh" >"$RESULTS/debian-config.tap" \
+	2>"$RESULTS/debian-config.stderr" || true
+log "Debian config check done ($(elapsed))"
 
 host_test vm-runner
 # DKMS against the test kernel, and the build against an unpatched one.

@@ -104,8 +104,7 @@ symvers; result $? "Module.symvers: Debian's, with the patched objects' exports"
 # (the work tree's objects are the test kernel's).
 module_build() {
 	local copy
-	copy=$(mktemp -d)
-	git -C "$TOP" ls-files -z | (cd "$TOP" && xargs -0 cp --parents -t "$copy")
+	copy=$(project_copy)
 	KOBJ=$OBJ kmake W=1 C=1 M="$copy" CONFIG_CPU_IDLE_GOV_BUDGET=m modules
 	local rc=$?
 	[ $rc = 0 ] && modinfo -F vermagic "$copy/drivers/cpuidle/governors/budget/cpuidle_budget.ko"

@@ -105,6 +105,16 @@ kconfig_generate() {
 	KSRC=$KSRC "$TOP/tools/kernel-config-check.sh" "$obj/.config" "$@"
 }
 
+# project_copy: a new directory holding the project's tracked files, as a
+# user's checkout has them (the work tree's objects belong to the test
+# kernel); prints its path. The caller removes it.
+project_copy() {
+	local copy
+	copy=$(mktemp -d)
+	git -C "$TOP" ls-files -z | (cd "$TOP" && xargs -0 cp --parents -t "$copy")
+	echo "$copy"
+}
+
 die() {
 	echo "error: $*" >&2
 	exit 1

@@ -20,6 +20,11 @@
 # build/kobj-deb; a ccache of its own (build/ccache-deb) so that a full
 # distribution build does not evict the test kernel's cache.
 #
+# The packages are then checked as a test machine would use them
+# (tests/host/deb-packages.sh, TAP in build/deb/packages.tap): the
+# release, the signed governor module, the config against Debian's, and
+# the module built out of tree and by DKMS against the headers package.
+#
 # Not run by make check: a full Debian-config build takes hours on
 # 2 cores (README says how long it took here).
 
@@ -36,11 +41,12 @@ SUFFIX=${LOCALVERSION_SUFFIX:--budget}
 "$TOP/tools/install-deps.sh" dpkg-dev debhelper rsync
 "$TOP/tools/kernel-tree.sh"
 series_head=$(git -C "$KSRC" rev-parse HEAD)
-if [ ! -d "$BUILD/linux-deb" ]; then
+# A worktree left from an earlier build/linux (unpacked anew since) is
+# no longer one: checked out again from scratch.
+if ! git -C "$BUILD/linux-deb" checkout -q --detach "$series_head" 2>/dev/null; then
+	rm -rf "$BUILD/linux-deb"
 	git -C "$KSRC" worktree prune
 	git -C "$KSRC" worktree add -q --detach "$BUILD/linux-deb" "$series_head"
-else
-	git -C "$BUILD/linux-deb" checkout -q --detach "$series_head"
 fi
 KSRC=$BUILD/linux-deb
 
@@ -66,12 +72,6 @@ TIMEFORMAT='%R s wall, %U s user, %S s system'
 	2>"$OUT/time" || { tail -30 "$OUT/build.log" >&2; die "bindeb-pkg failed (see $OUT/build.log)"; }
 mv "$BUILD"/*.deb "$BUILD"/*.buildinfo "$BUILD"/*.changes "$OUT/"
 
-# The image must carry the release asked for and the governor module.
-image=$(ls "$OUT"/linux-image-"$release"_*.deb)
-dpkg-deb -c "$image" | grep -q "boot/vmlinuz-$release\$" ||
-	die "$image has no /boot/vmlinuz-$release"
-dpkg-deb -c "$image" | grep -q "/lib/modules/$release/kernel/drivers/cpuidle/governors/budget/cpuidle_budget.ko" ||
-	die "$image has no cpuidle_budget.ko"
 {
 	echo "kernel release: $release"
 	echo "package version: $pkgversion"
@@ -82,3 +82,6 @@ dpkg-deb -c "$image" | grep -q "/lib/modules/$release/kernel/drivers/cpuidle/gov
 	(cd "$OUT" && ls -l ./*.deb)
 } >"$OUT/build-info"
 cat "$OUT/build-info"
+# KSRC is the worktree: the same series as build/linux, for diffconfig.
+KSRC=$KSRC "$TOP/tests/host/deb-packages.sh" "$OUT" | tee "$OUT/packages.tap"
+[ "${PIPESTATUS[0]}" = 0 ] || die "the packages failed their checks ($OUT/packages.tap)"

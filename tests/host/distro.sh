@@ -18,16 +18,13 @@ set +e
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
+VERSION=$(dkms_version)
 KREL=$(cat "$KOBJ/include/config/kernel.release")
 UNPATCHED=/usr/src/$(debian_headers)
 SYMBOLS="cpuidle_register_governor cpuidle_unregister_governor cpuidle_governor_latency_req
 	 tick_nohz_tick_stopped tick_nohz_idle_got_tick tick_nohz_get_sleep_length"
 SRC=$T/root/usr/src/cpuidle-budget-$VERSION
-mkdir -p "$T/dkms" "$T/modules/$KREL" "$T/modules/unpatched"
-dkms_() {
-	dkms --sourcetree "$T/root/usr/src" --dkmstree "$T/dkms" --installtree "$T/modules" "$@"
-}
+mkdir -p "$T/modules/unpatched"
 
 sources() {
 	make -s -C "$TOP" dkms-source DESTDIR="$T/root" &&
@@ -38,19 +35,8 @@ sources() {
 }
 ok "make dkms-source installs the module's sources, and nothing built" sources
 
-dkms_install() {
-	local ko
-	dkms_ add -m cpuidle-budget -v "$VERSION" >/dev/null &&
-	dkms_ install -m cpuidle-budget -v "$VERSION" -k "$KREL" \
-		--kernelsourcedir "$KOBJ" --no-depmod >"$T/install.log" 2>&1 ||
-		{ cat "$T/install.log"; return 1; }
-	ko=$T/modules/$KREL/updates/dkms/cpuidle_budget.ko
-	[ -f "$ko" ] || { echo "no $ko"; return 1; }
-	echo "# $(modinfo -F vermagic "$ko")"
-	modinfo -F vermagic "$ko" | grep -q "^$KREL " &&
-		dkms_ status | grep -q "cpuidle-budget/$VERSION, $KREL, .*: installed"
-}
-ok "dkms install builds and installs cpuidle_budget.ko for the patched test kernel" dkms_install
+ok "dkms install builds and installs cpuidle_budget.ko for the patched test kernel" \
+	dkms_install_for "$KREL" "$KOBJ"
 
 dkms_remove() {
 	dkms_ remove -m cpuidle-budget -v "$VERSION" --all >/dev/null 2>&1 &&
