@@ -7,6 +7,8 @@
 # silent skip.
 #
 #  host-kernel-tree.tap  tools/kernel-tree.sh on a fake tree (seconds)
+#  host-series-warnings.tap  the warning filter of the Debian config check
+#                        on a hand-made tree and log (seconds)
 #  host-analysers.tap    tools/cpuidle-analyze and tools/sched-placement on
 #                        hand-made traces (seconds)
 #  series.tap            the series applies to pristine 6.12 and the
@@ -56,6 +58,7 @@ tap_case() {
 
 host_test kernel-tree
 host_test analysers
+host_test series-warnings
 
 # The series, patch by patch; this also builds the test kernel.
 if ! "$TOP/tools/kernel-tree.sh" --build-each; then

@@ -105,6 +105,33 @@ kconfig_generate() {
 	KSRC=$KSRC "$TOP/tools/kernel-config-check.sh" "$obj/.config" "$@"
 }
 
+# series_added_lines: "path:line" for every line the series adds to the
+# kernel source (git diff pristine..HEAD in KSRC).
+series_added_lines() {
+	git -C "$KSRC" diff -U0 pristine HEAD | awk '
+		/^\+\+\+ b\// { file = substr($2, 3) }
+		/^@@/ { split($3, a, ","); start = substr(a[1], 2); n = (a[2] == "" ? 1 : a[2])
+			for (i = 0; i < n; i++) print file ":" start + i }'
+}
+
+# source_warnings LOG OBJDIR: every compiler and sparse warning or error
+# in the build log LOG, as "path:line[:col]: text" with the path relative
+# to KSRC. Kbuild prints a path relative to the objects directory OBJDIR
+# (O=, "../linux/kernel/sched/fair.c") or absolute; only that prefix goes,
+# the path inside the source stays whole.
+source_warnings() {
+	local rel
+	rel=$(realpath -m --relative-to="$2" "$KSRC")
+	grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):' "$1" |
+		sed -E "s|^\./||; s|^$rel/||; s|^$KSRC/||" | sort -u
+}
+
+# warnings_on_lines ADDED WARNINGS: the WARNINGS (source_warnings) whose
+# path:line is in ADDED (series_added_lines).
+warnings_on_lines() {
+	awk -F: 'NR == FNR { added[$1 ":" $2]; next } ($1 ":" $2) in added' "$1" "$2"
+}
+
 # project_copy: a new directory holding the project's tracked files, as a
 # user's checkout has them (the work tree's objects belong to the test
 # kernel); prints its path. The caller removes it.
