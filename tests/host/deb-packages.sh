@@ -17,12 +17,8 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/host/lib.sh
 . "$TOP/tests/host/lib.sh"
-# shellcheck source=tools/lib.sh
-. "$TOP/tools/lib.sh"
-set +e
+tools_and_scratch
 DEBS=${1:-$BUILD/deb}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 
 # The release, from the image package's name (not the -dbg one).
 image=$(find "$DEBS" -maxdepth 1 -name 'linux-image-*.deb' ! -name '*-dbg_*' | head -1)

@@ -12,11 +12,7 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/host/lib.sh
 . "$TOP/tests/host/lib.sh"
-# shellcheck source=tools/lib.sh
-. "$TOP/tools/lib.sh"
-set +e
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+tools_and_scratch
 
 VERSION=$(dkms_version)
 KREL=$(cat "$KOBJ/include/config/kernel.release")

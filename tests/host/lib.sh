@@ -16,6 +16,17 @@ done_testing() {
 	exit $failed
 }
 
+# tools_and_scratch: the project's tools/lib.sh (paths, kmake, helpers)
+# for a test that checks every failure itself (set +e), and a scratch
+# directory T, removed on exit.
+tools_and_scratch() {
+	# shellcheck source=tools/lib.sh
+	. "$TOP/tools/lib.sh"
+	set +e
+	T=$(mktemp -d)
+	trap 'rm -rf "$T"' EXIT
+}
+
 # The DKMS helpers need T (a scratch directory) and TOP. dkms runs with
 # private source, state and module trees under T, so the host's are never
 # touched.
