@@ -17,8 +17,11 @@
 # then the kernel's own "make bindeb-pkg". Writes to build/deb/: the
 # linux-image, linux-headers and linux-libc-dev packages, build.log and
 # build-info (kernel release, wall and CPU time, ccache). Objects in
-# build/kobj-deb; a ccache of its own (build/ccache-deb) so that a full
-# distribution build does not evict the test kernel's cache.
+# build/kobj-deb. The compiler cache is one of its own (CCACHE_DEB_DIR,
+# default ~/.cache/cpuidle-budget-deb, 20 GB): a full distribution build
+# would evict the test kernel's objects from the shared one, and outside
+# the work tree it survives a fresh clone, so a build stopped half-way
+# resumes from it.
 #
 # The packages are then checked as a test machine would use them
 # (tests/host/deb-packages.sh, TAP in build/deb/packages.tap): the
@@ -60,7 +63,7 @@ pkgversion=${KDEB_PKGVERSION:-$version-1+budget}
 rm -rf "$OUT"
 mkdir -p "$OUT"
 log "building the Debian packages of $release ($pkgversion) in $OBJ; log: $OUT/build.log"
-export CCACHE_DIR=${CCACHE_DEB_DIR:-$BUILD/ccache-deb}
+export CCACHE_DIR=${CCACHE_DEB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cpuidle-budget-deb}
 mkdir -p "$CCACHE_DIR"
 ccache -M 20G >/dev/null
 ccache -z >/dev/null
