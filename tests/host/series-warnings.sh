@@ -16,6 +16,12 @@ tools_and_scratch
 KSRC=$T/linux
 OBJ=$T/kobj
 
+# same: diff's arguments; a difference is printed as TAP comments.
+same() {
+	local out
+	out=$(diff "$@") || { echo "$out" | sed 's/^/# /'; return 1; }
+}
+
 # A "pristine" tree with one file, then a series commit that adds lines
 # 3-4 to it and a new file.
 tree() {
@@ -36,7 +42,7 @@ ok "a pristine tree and a series commit" tree
 added() {
 	series_added_lines >"$T/added"
 	printf 'drivers/x/a.c:3\ndrivers/x/a.c:4\ndrivers/x/new.c:1\ndrivers/x/new.c:2\n' |
-		diff - <(sort "$T/added")
+		same - <(sort "$T/added")
 }
 ok "series_added_lines: exactly the added lines, new files included" added
 
@@ -52,7 +58,7 @@ LOG
 
 paths() {
 	source_warnings "$T/build.log" "$OBJ" >"$T/warnings"
-	cat <<WANT | diff - "$T/warnings"
+	cat <<WANT | same - "$T/warnings"
 drivers/x/a.c:1:1: warning: upstream line of a touched file
 drivers/x/a.c:3:5: warning: relative path, added line
 drivers/x/new.c:2:1: error: absolute path, new file
@@ -63,7 +69,7 @@ ok "source_warnings: paths relative to the source, whole, once each" paths
 
 ours() {
 	warnings_on_lines "$T/added" "$T/warnings" | cut -d: -f1,2 |
-		diff - <(printf 'drivers/x/a.c:3\ndrivers/x/new.c:2\n')
+		same - <(printf 'drivers/x/a.c:3\ndrivers/x/new.c:2\n')
 }
 ok "warnings_on_lines: the two on added lines, not upstream's nor a namesake's" ours
 
