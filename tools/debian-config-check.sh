@@ -36,7 +36,7 @@ dmake() {
 # configure BUDGET: Debian's config with the governor =BUDGET and the
 # fake_hybrid= hook (its code is built only with it).
 configure() {
-	debian_config "$OBJ" --set-val CPU_IDLE_GOV_BUDGET "$1" --enable X86_FAKE_HYBRID
+	debian_config "$OBJ" "CONFIG_CPU_IDLE_GOV_BUDGET=$1" CONFIG_X86_FAKE_HYBRID=y
 }
 
 series_added_lines >"$LOGS/added-lines"

@@ -31,39 +31,23 @@ debian_headers() {
 DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
 
 # debian_config OBJDIR OPTION...: Debian's config in OBJDIR/.config with
-# the scripts/config OPTIONs applied, then olddefconfig. Two deviations
-# from Debian's config, both for any build outside Debian's own
-# infrastructure: no trusted or revocation keys (Debian's certificates
-# are not shipped with the source) and no debug info (a third of the
-# compile time; the packages would need -dbg splitting). Fails if an
-# option set with --set-val/--enable did not survive olddefconfig.
+# the OPTIONs ("CONFIG_FOO=m" lines) merged over it, then olddefconfig and
+# the check that every one survived (kconfig_merge). Two deviations from
+# Debian's config, both for any build outside Debian's own
+# infrastructure, are merged and checked the same way: no trusted keys
+# (Debian's certificates are not shipped with the source; its config has
+# no revocation list) and no debug info (a third of the compile time; the
+# packages would need -dbg splitting).
 debian_config() {
-	local obj=$1 arg want=()
+	local obj=$1
 	shift
 	[ -f "$DEBIAN_CONFIG" ] || die "no $DEBIAN_CONFIG (apt-get install linux-config-$KERNEL_EXPECTED)"
 	mkdir -p "$obj"
 	xz -dc "$DEBIAN_CONFIG" >"$obj/.config"
-	"$KSRC/scripts/config" --file "$obj/.config" \
-		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
-		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF5 \
-		--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE "$@"
-	KOBJ=$obj kmake -s olddefconfig >/dev/null || return 1
-	# What was asked for, as .config lines, checked after olddefconfig.
-	while [ $# -gt 0 ]; do
-		arg=$1
-		shift
-		case $arg in
-		--enable) want+=("CONFIG_$1=y"); shift ;;
-		--module) want+=("CONFIG_$1=m"); shift ;;
-		--set-val) want+=("CONFIG_$1=$2"); shift 2 ;;
-		--set-str) want+=("CONFIG_$1=\"$2\""); shift 2 ;;
-		--disable) want+=("# CONFIG_$1 is not set"); shift ;;
-		*) ;;
-		esac
-	done
-	for arg in "${want[@]}"; do
-		grep -qxF "$arg" "$obj/.config" || { echo "olddefconfig dropped: $arg"; return 1; }
-	done
+	printf '%s\n' 'CONFIG_SYSTEM_TRUSTED_KEYS=""' CONFIG_DEBUG_INFO_NONE=y \
+		CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=n CONFIG_DEBUG_INFO_DWARF5=n \
+		CONFIG_DEBUG_INFO_BTF=n "$@" >"$obj/debian-options.config"
+	kconfig_merge "$obj" "$obj/debian-options.config"
 }
 PROJECT_IDENT="cpuidle-budget maintainers"
 PROJECT_EMAIL="maintainers@cpuidle-budget.invalid"
@@ -93,13 +77,22 @@ series_patches() {
 }
 
 # kconfig_generate OBJDIR FRAGMENT...: tinyconfig in OBJDIR, the fragments
-# merged over it, olddefconfig, then a check that every requested option
-# survived (an unmet dependency silently drops one).
+# merged over it (kconfig_merge; an unmet dependency silently drops an
+# option, and the check names it).
 kconfig_generate() {
 	local obj=$1
 	shift
 	mkdir -p "$obj"
 	KOBJ=$obj kmake -s tinyconfig >/dev/null
+	kconfig_merge "$obj" "$@"
+}
+
+# kconfig_merge OBJDIR FRAGMENT...: the fragments merged over
+# OBJDIR/.config, olddefconfig, then the check that every requested
+# option survived.
+kconfig_merge() {
+	local obj=$1
+	shift
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
 	KOBJ=$obj kmake -s olddefconfig >/dev/null
 	KSRC=$KSRC "$TOP/tools/kernel-config-check.sh" "$obj/.config" "$@"
@@ -130,6 +123,21 @@ source_warnings() {
 # path:line is in ADDED (series_added_lines).
 warnings_on_lines() {
 	awk -F: 'NR == FNR { added[$1 ":" $2]; next } ($1 ":" $2) in added' "$1" "$2"
+}
+
+# module_build_for KDIR RELEASE: the README's "make KDIR=KDIR", from a
+# copy of the project (project_copy), builds cpuidle_budget.ko for
+# RELEASE (its vermagic); on failure, the build's last lines as comments.
+module_build_for() {
+	local copy rc
+	copy=$(project_copy)
+	make -s -C "$copy" KDIR="$1" >"$copy.log" 2>&1 &&
+		modinfo -F vermagic "$copy/drivers/cpuidle/governors/budget/cpuidle_budget.ko" |
+		grep -q "^$2 "
+	rc=$?
+	[ $rc = 0 ] || tail -20 "$copy.log" | sed 's/^/# /'
+	rm -rf "$copy" "$copy.log"
+	return $rc
 }
 
 # project_copy: a new directory holding the project's tracked files, as a

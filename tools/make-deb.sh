@@ -53,8 +53,8 @@ if ! git -C "$BUILD/linux-deb" checkout -q --detach "$series_head" 2>/dev/null; 
 fi
 KSRC=$BUILD/linux-deb
 
-debian_config "$OBJ" --set-val CPU_IDLE_GOV_BUDGET m \
-	--set-str LOCALVERSION "$SUFFIX" --disable LOCALVERSION_AUTO ||
+debian_config "$OBJ" CONFIG_CPU_IDLE_GOV_BUDGET=m \
+	"CONFIG_LOCALVERSION=\"$SUFFIX\"" CONFIG_LOCALVERSION_AUTO=n ||
 	die "Debian's config with the series' options does not resolve"
 release=$(KOBJ=$OBJ kmake -s kernelrelease)
 version=$(KOBJ=$OBJ kmake -s kernelversion)

@@ -67,7 +67,7 @@ ok "the image's cpuidle_budget.ko is built for $REL, signed where the config sig
 # the documented deviations: debug info and what needs it (BTF, pahole,
 # sched_ext), certificates and signing keys, the release suffix, the
 # compiler's version texts, and the series' own options.
-DEVIATIONS='^(DEBUG_INFO.*|GDB_SCRIPTS|MODULE_ALLOW_BTF_MISMATCH|PAHOLE_.*|PROBE_EVENTS_BTF_ARGS|SCHED_CLASS_EXT|SYSTEM_TRUSTED_KEYS|SYSTEM_REVOCATION_KEYS|MODULE_SIG_ALL|MODULE_SIG_KEY|BUILD_SALT|LOCALVERSION|CC_VERSION_TEXT|RUSTC_.*|CPU_IDLE_GOV_BUDGET.*|X86_FAKE_HYBRID)$'
+DEVIATIONS='^(DEBUG_INFO.*|GDB_SCRIPTS|MODULE_ALLOW_BTF_MISMATCH|PAHOLE_.*|PROBE_EVENTS_BTF_ARGS|SCHED_CLASS_EXT|SYSTEM_TRUSTED_KEYS|MODULE_SIG_ALL|MODULE_SIG_KEY|BUILD_SALT|LOCALVERSION|CC_VERSION_TEXT|RUSTC_.*|CPU_IDLE_GOV_BUDGET.*|X86_FAKE_HYBRID)$'
 config_is_debians() {
 	local changed other
 	xz -dc "$DEBIAN_CONFIG" >"$T/debian.config" || return 1
@@ -79,18 +79,8 @@ config_is_debians() {
 }
 ok "the image's config is Debian's but for the documented deviations" config_is_debians
 
-headers_build() {
-	local copy rc
-	copy=$(project_copy)
-	make -s -C "$copy" KDIR="$HEADERS" >"$T/headers-build.log" 2>&1 &&
-		modinfo -F vermagic "$copy/drivers/cpuidle/governors/budget/cpuidle_budget.ko" |
-		grep -q "^$REL "
-	rc=$?
-	[ $rc = 0 ] || tail -20 "$T/headers-build.log"
-	rm -rf "$copy"
-	return $rc
-}
-ok "make KDIR=<the headers package's tree> builds cpuidle_budget.ko for $REL" headers_build
+ok "make KDIR=<the headers package's tree> builds cpuidle_budget.ko for $REL" \
+	module_build_for "$HEADERS" "$REL"
 
 ok "dkms install builds it against the headers package" dkms_install_for "$REL" "$HEADERS"
 
