@@ -71,4 +71,19 @@ unpatched_dkms() {
 }
 ok "dkms build against it fails with the same message in its make.log" unpatched_dkms
 
+# make deb's release suffix becomes part of package names: one that is
+# not a valid one is refused at once, before anything is installed or
+# built.
+bad_suffix() {
+	local suffix out
+	for suffix in -Budget budget -.x "-a b"; do
+		out=$(BUILD=$T/deb-build LOCALVERSION_SUFFIX=$suffix "$TOP/tools/make-deb.sh" 2>&1) &&
+			{ echo "# accepted '$suffix'"; return 1; }
+		echo "$out" | grep -q "LOCALVERSION_SUFFIX=$suffix: must be" ||
+			{ echo "$out" | sed 's/^/# /'; return 1; }
+	done
+	[ ! -e "$T/deb-build" ]
+}
+ok "make deb refuses a release suffix that is no valid package name, before any work" bad_suffix
+
 done_testing
