@@ -42,12 +42,14 @@ debian_config() {
 	local obj=$1
 	shift
 	[ -f "$DEBIAN_CONFIG" ] || die "no $DEBIAN_CONFIG (apt-get install linux-config-$KERNEL_EXPECTED)"
-	mkdir -p "$obj"
-	xz -dc "$DEBIAN_CONFIG" >"$obj/.config"
-	printf '%s\n' 'CONFIG_SYSTEM_TRUSTED_KEYS=""' CONFIG_DEBUG_INFO_NONE=y \
-		CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=n CONFIG_DEBUG_INFO_DWARF5=n \
-		CONFIG_DEBUG_INFO_BTF=n "$@" >"$obj/debian-options.config"
-	kconfig_merge "$obj" "$obj/debian-options.config"
+	# Chained: callers test the result (debian_config ... || die), and
+	# bash suspends set -e inside a function called that way.
+	mkdir -p "$obj" &&
+		xz -dc "$DEBIAN_CONFIG" >"$obj/.config" &&
+		printf '%s\n' 'CONFIG_SYSTEM_TRUSTED_KEYS=""' CONFIG_DEBUG_INFO_NONE=y \
+			CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=n CONFIG_DEBUG_INFO_DWARF5=n \
+			CONFIG_DEBUG_INFO_BTF=n "$@" >"$obj/debian-options.config" &&
+		kconfig_merge "$obj" "$obj/debian-options.config"
 }
 PROJECT_IDENT="cpuidle-budget maintainers"
 PROJECT_EMAIL="maintainers@cpuidle-budget.invalid"
@@ -89,13 +91,14 @@ kconfig_generate() {
 
 # kconfig_merge OBJDIR FRAGMENT...: the fragments merged over
 # OBJDIR/.config, olddefconfig, then the check that every requested
-# option survived.
+# option survived. Each step only after the one before succeeded, also
+# where a caller's "||" has switched set -e off.
 kconfig_merge() {
 	local obj=$1
 	shift
-	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
-	KOBJ=$obj kmake -s olddefconfig >/dev/null
-	KSRC=$KSRC "$TOP/tools/kernel-config-check.sh" "$obj/.config" "$@"
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null &&
+		KOBJ=$obj kmake -s olddefconfig >/dev/null &&
+		KSRC=$KSRC "$TOP/tools/kernel-config-check.sh" "$obj/.config" "$@"
 }
 
 # series_added_lines: "path:line" for every line the series adds to the
