@@ -26,12 +26,10 @@
 T=$TRACING
 KNOB=/proc/sys/kernel/sched_itmt_efficiency_first
 FEATURES=/sys/kernel/debug/sched/features
-HYBRID=/sys/kernel/debug/x86/fake_hybrid
 PLATFORM=/sys/kernel/debug/emul_idle/platform
-DUTY=$CB_TOP/build/selftests/dutycycle
 SECS=${BENCH_SECONDS:-6}
-# New tasks start with half a CPU's spare capacity as utilization; PELT
-# forgets it in about a second. Measure after that.
+# Every task starts on an E-core (duty in lib.sh); PELT settles to its own
+# demand in about a second. Measure after that.
 WARMUP=2
 cd "${TMPDIR:-/tmp}" || exit 1
 
@@ -49,11 +47,11 @@ workload() {
 	local i
 	if [ "$1" = mixed ]; then
 		for i in 1 2; do
-			"$DUTY" -n heavy "100:$((WARMUP + SECS))" &
+			duty -n heavy "100:$((WARMUP + SECS))" &
 		done
 	fi
 	for i in 1 2 3 4; do
-		"$DUTY" -p 100000 -n light "10:$((WARMUP + SECS))" &
+		duty -p 100000 -n light "10:$((WARMUP + SECS))" &
 	done
 }
 
@@ -93,7 +91,7 @@ for mode in off on on_no_fit; do
 	done
 
 	for i in 1 2 3 4; do
-		"$DUTY" -p 100000 -n light "10:$SECS" &
+		duty -p 100000 -n light "10:$SECS" &
 	done
 	cyclictest -q --laptop -t 4 -i 1000 -D "$SECS" -h 20000 \
 		--histfile="$RESULTS_DIR/cyclictest-$mode.txt" >/dev/null 2>&1

@@ -4,7 +4,8 @@
 # tools/cpuidle-analyze and tools/sched-placement on small traces built by
 # hand, whose right answers are worked out in the comments, in each of the
 # three trace formats; and on malformed input, which must give a message
-# naming the line and no Python traceback.
+# naming the line and no Python traceback. Then the placement tests' load,
+# dutycycle: where -s starts it, and what it refuses.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/host/lib.sh
@@ -249,5 +250,42 @@ ok "sched-placement: a malformed core-type map is refused" \
 ok "sched-placement: a trace without scheduler events is refused" \
 	refused "$PLACEMENT" --core-types P:0-1,E:2-5 -- "no sched_switch" \
 	'          <idle>-0       [003] d.h2.   100.030000: irq_handler_entry: irq=1 name=foo'
+
+# dutycycle -s: the phases run in a child forked while confined to the list,
+# which takes back the affinity dutycycle started with; the parent stays
+# confined and exits with the child's status.
+gcc -O2 -Wall -Wextra -Werror -o "$T/dutycycle" "$TOP/tests/selftests/sched_hybrid/dutycycle.c"
+allowed() {	# PID: its Cpus_allowed_list
+	awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status"
+}
+start_on_cpu0() {
+	local all parent worker got_parent got_worker
+	all=$(allowed $$)
+	[ "$all" != 0 ] || { echo "one CPU only: cannot tell"; return 1; }
+	"$T/dutycycle" -s 0 -n dcstart 100:0.5 &
+	parent=$!
+	sleep 0.2
+	worker=$(pgrep -P "$parent")
+	got_parent=$(allowed "$parent")
+	got_worker=$(allowed "$worker")
+	echo "dutycycle: $got_parent, its worker: $got_worker ($(cat "/proc/$worker/comm"))"
+	wait "$parent" && [ "$got_parent" = 0 ] && [ "$got_worker" = "$all" ] &&
+		[ "$(cat "/proc/$worker/comm" 2>/dev/null)" = "" ]
+}
+ok "dutycycle -s 0: the worker is forked confined to CPU 0, then runs with the original affinity" \
+	start_on_cpu0
+status_of() {	# STATUS ARGS...: dutycycle ARGS exits with STATUS
+	local want=$1
+	shift
+	"$T/dutycycle" "$@" 2>/dev/null
+	[ $? = "$want" ]
+}
+ok "dutycycle -s 0: the worker's exit status is dutycycle's (a bad phase: 2)" \
+	status_of 2 -s 0 101:1
+ok "dutycycle -s: malformed CPU lists are refused (5-2, '1,', x, -1, empty)" \
+	eval 'status_of 2 -s 5-2 10:1 && status_of 2 -s 1, 10:1 && status_of 2 -s x 10:1 &&
+		status_of 2 -s -1 10:1 && status_of 2 -s "" 10:1'
+ok "dutycycle -s: a list with no CPU this machine has is refused" \
+	status_of 1 -s 1000 10:0.1
 
 done_testing

@@ -9,9 +9,11 @@
 #    both core types has SD_ASYM_PACKING and SD_ASYM_CPUCAPACITY;
 #  - kernel.sched_itmt_efficiency_first refuses bad values, reverses the
 #    packing priorities when on and restores them exactly when off;
-#  - knob off (the baseline: P-cores first), light tasks run on P-cores;
-#    knob on, >= 90% of their runtime is on E-cores, while heavy tasks
-#    keep >= 95% of theirs on P-cores;
+#  - every task is started on an E-core (duty in lib.sh), so where it runs
+#    after the warm-up is the scheduler's doing: knob off (the baseline:
+#    P-cores first), light tasks are pulled up to the P-cores; knob on,
+#    >= 90% of their runtime is on E-cores, while heavy tasks keep >= 95%
+#    of theirs on P-cores;
 #  - a task that turns heavy moves to a P-core and back when it is light
 #    again, with few migrations;
 #  - switching the knob and taking CPUs offline and back under load
@@ -25,13 +27,12 @@ KSRC=${KSRC:-${CB_TOP:?}/build/linux}
 # shellcheck source=tests/selftests/sched_hybrid/lib.sh
 . "$DIR/lib.sh"
 
-HYBRID=/sys/kernel/debug/x86/fake_hybrid
 KNOB=/proc/sys/kernel/sched_itmt_efficiency_first
-DUTY=${CB_TOP}/build/selftests/dutycycle
 PLACEMENT=${CB_TOP}/tools/sched-placement
 SECS=${SECONDS_PER_RUN:-6}
-# A new task starts with half a CPU's spare capacity as its utilization, and
-# PELT takes about a second to forget it: trace after that.
+# Every task starts on an E-core (duty in lib.sh), with at most half of its
+# capacity as utilization; PELT takes about a second to settle to the
+# task's own demand: trace after that.
 WARMUP=${WARMUP_SECONDS:-2}
 OUT=${RESULTS_DIR:-/tmp}/sched-hybrid
 mkdir -p "$OUT"
@@ -48,11 +49,6 @@ set_knob() {
 	printf '%s' "$1" >$KNOB 2>/dev/null
 }
 trap 'set_knob 0' EXIT
-
-# cpus_of TYPE: the CPUs the hook gave that type, space-separated.
-cpus_of() {
-	awk -v t="$1" '$2 == t { printf "%s ", $1 }' $HYBRID
-}
 
 # trace_run NAME COMMAND...: run COMMAND in the background, and trace the
 # sched events from $WARMUP seconds in until it ends; the placement summary
@@ -120,14 +116,14 @@ all() {
 light_tasks() {
 	local i
 	for i in $(seq "$1"); do
-		"$DUTY" -p 100000 -n light "10:$((WARMUP + SECS))" &
+		duty -p 100000 -n light "10:$((WARMUP + SECS))" &
 	done
 }
 
 heavy_tasks() {
 	local i
 	for i in $(seq "$1"); do
-		"$DUTY" -n heavy "100:$((WARMUP + SECS))" &
+		duty -n heavy "100:$((WARMUP + SECS))" &
 	done
 }
 
@@ -143,11 +139,11 @@ two_heavy_four_light() {
 }
 
 # 1: the hook's topology.
-p_cpus=$(cpus_of P)
-e_cpus=$(cpus_of E)
+p_cpus=$(core_type_cpus P)
+e_cpus=$(core_type_cpus E)
 caps=$(awk 'NR > 1 { printf "%s:%s ", $2, $3 }' $HYBRID)
 ktap_print_msg "fake_hybrid: $caps"
-if [ "$p_cpus" = "0 1 " ] && [ "$e_cpus" = "2 3 4 5 " ] &&
+if [ "$p_cpus" = 0,1 ] && [ "$e_cpus" = 2,3,4,5 ] &&
    [ "$caps" = "P:1024 P:1024 E:605 E:605 E:605 E:605 " ]; then
 	ktap_test_pass "fake_hybrid= gave CPUs 0-1 capacity 1024 and CPUs 2-5 capacity 605"
 else
@@ -204,7 +200,7 @@ all "knob on: heavy tasks >= 95% on P-cores (${heavy_p}%), light >= 90% on E (${
 	'at_least "$heavy_p" 95' 'at_least "$mixed_e" 90'
 
 # 8: after the warm-up (phase-0): light, heavy, light again (phase-1..3).
-trace_run phases "$DUTY" -p 100000 -n phase "10:$WARMUP" "10:$SECS" "100:$SECS" "10:$SECS"
+trace_run phases duty -p 100000 -n phase "10:$WARMUP" "10:$SECS" "100:$SECS" "10:$SECS"
 ph0=$(share phases phase-1 E)
 ph1=$(share phases phase-2 P)
 ph2=$(share phases phase-3 E)
@@ -220,7 +216,7 @@ all "a task turning heavy moves to a P-core and back to an E-core, <= 2 migratio
 # 9: the knob flipped 20 times, and CPUs unplugged, under load.
 stress-ng --cpu 6 --timeout "$SECS" --quiet &
 load=$!
-"$DUTY" -p 100000 -n phase "10:1" "100:1" "10:1" &
+duty -p 100000 -n phase "10:1" "100:1" "10:1" &
 flips_ok=1
 for i in $(seq 20); do
 	set_knob $((i % 2)) || flips_ok=0
