@@ -254,7 +254,9 @@ ok "sched-placement: a trace without scheduler events is refused" \
 # dutycycle -s: the phases run in a child forked while confined to the list,
 # which takes back the affinity dutycycle started with; the parent stays
 # confined and exits with the child's status.
-gcc -O2 -Wall -Wextra -Werror -o "$T/dutycycle" "$TOP/tests/selftests/sched_hybrid/dutycycle.c"
+# Built by the project's own rule (make helpers), flags and all.
+make -s -C "$TOP" helpers
+DUTY=$TOP/build/selftests/dutycycle
 allowed() {	# PID: its Cpus_allowed_list
 	awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status"
 }
@@ -264,7 +266,7 @@ start_on_first_cpu() {
 	local all parent worker got_parent got_worker
 	all=$(allowed $$)
 	[ "$all" != "$first_cpu" ] || { echo "one CPU only: cannot tell"; return 1; }
-	"$T/dutycycle" -s "$first_cpu" -n dcstart 100:0.5 &
+	"$DUTY" -s "$first_cpu" -n dcstart 100:0.5 &
 	parent=$!
 	sleep 0.2
 	worker=$(pgrep -P "$parent")
@@ -279,7 +281,7 @@ ok "dutycycle -s CPU: the worker is forked confined to that CPU, then runs with 
 status_of() {	# STATUS ARGS...: dutycycle ARGS exits with STATUS
 	local want=$1
 	shift
-	"$T/dutycycle" "$@" 2>/dev/null
+	"$DUTY" "$@" 2>/dev/null
 	[ $? = "$want" ]
 }
 ok "dutycycle -s CPU: the worker's exit status is dutycycle's (a bad phase: 2)" \
