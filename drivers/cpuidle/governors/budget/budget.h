@@ -32,14 +32,22 @@ struct kernel_param;
  * @total: decayed weight of all periods
  * @sleep_ns: time to the next timer event when the last state was chosen
  *	(S64_MAX when the timers were not consulted)
+ * @skips: selections in a row that did not consult the timers
+ * @timers_skipped: the last selection did not consult the timers
  * @tick_kept: the last selection left the tick running
  */
 struct budget_history {
 	u32 early[CPUIDLE_STATE_MAX];
 	u32 total;
 	s64 sleep_ns;
+	unsigned int skips;
+	bool timers_skipped;
 	bool tick_kept;
 };
+
+/* How an idle period ended, when not by an event (cpuidle_budget_history_update()). */
+#define BUDGET_END_TICK		BIT(0)	/* by the tick */
+#define BUDGET_END_POLL_LIMIT	BIT(1)	/* a polling state hit its time limit */
 
 /**
  * struct budget_input - what a selection is based on
@@ -47,6 +55,7 @@ struct budget_history {
  * @tick_ns: time to the next timer event or tick, the tick running
  * @latency_req_ns: the CPU's exit latency limit (PM QoS)
  * @tick_stopped: the tick is already stopped on this CPU
+ * @want_unbiased: compute the pressure-0 choice too (tracing, statistics)
  * @pressure: package power pressure, 0..BUDGET_PRESSURE_MAX
  */
 struct budget_input {
@@ -54,13 +63,15 @@ struct budget_input {
 	s64 tick_ns;
 	s64 latency_req_ns;
 	bool tick_stopped;
+	bool want_unbiased;
 	unsigned int pressure;
 };
 
 /**
  * struct budget_choice - the outcome of a selection
  * @state: the state to enter
- * @unbiased: the state the same history would give at pressure 0
+ * @unbiased: the state the same history would give at pressure 0; equal
+ *	to @state unless &budget_input.want_unbiased was set
  * @timer_state: the deepest state the timer alone would allow; -1 when
  *	the timers were not consulted
  * @predicted_ns: the idle duration the choice assumes: the time to the
@@ -88,6 +99,8 @@ struct budget_choice {
  * @headroom: how far below its maximum the average busy CPU ran,
  *	0 (at max) .. BUDGET_PRESSURE_MAX
  * @freq_known: @headroom was measured (frequency invariance available)
+ * @headroom_alone: without a known limit, the headroom is the pressure
+ *	(the headroom_pressure parameter)
  */
 struct budget_sample {
 	u32 power_mw;
@@ -97,6 +110,7 @@ struct budget_sample {
 	u32 busy_cpus;
 	u32 headroom;
 	bool freq_known;
+	bool headroom_alone;
 };
 
 /**
@@ -104,11 +118,15 @@ struct budget_sample {
  * @power_shift: power unit is 1/2^power_shift W
  * @energy_shift: energy unit is 1/2^energy_shift J
  * @time_shift: time unit is 1/2^time_shift s
+ * @atom: Silvermont/Airmont encoding: the power unit is 2^power_shift mW,
+ *	the energy unit 2^energy_shift uJ, the PL1 window a count of time
+ *	units (see msr.c)
  */
 struct budget_rapl_units {
 	u8 power_shift;
 	u8 energy_shift;
 	u8 time_shift;
+	bool atom;
 };
 
 /**
@@ -130,48 +148,53 @@ struct budget_rapl_limit {
 };
 
 /* signals.c: the sampler and the pressure */
-unsigned int budget_pressure_from_sample(const struct budget_sample *s);
-u32 budget_power_mw(u64 delta_uj, u64 window_us);
-void budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
+unsigned int cpuidle_budget_pressure_from_sample(const struct budget_sample *s);
+u32 cpuidle_budget_power_mw(u64 delta_uj, u64 window_us);
+void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
 				 const struct cpuidle_budget_reading *now,
 				 u64 window_us, struct budget_sample *s);
-int budget_uint_param_set(const char *val, const struct kernel_param *kp,
+int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
 			  unsigned int min, unsigned int max);
-unsigned int budget_pressure(unsigned int cpu);
-void budget_signals_start(void);
-void budget_signals_stop(void);
-int budget_signals_init(void);
-void budget_signals_exit(void);
-void budget_signals_debugfs(struct dentry *dir);
+unsigned int cpuidle_budget_pressure(unsigned int cpu);
+void cpuidle_budget_signals_start(void);
+void cpuidle_budget_signals_stop(void);
+void cpuidle_budget_signals_poke(unsigned int cpu);
+int cpuidle_budget_signals_init(void);
+void cpuidle_budget_signals_exit(void);
+void cpuidle_budget_signals_debugfs(struct dentry *dir);
 
 /* msr.c: the built-in sources */
-void budget_rapl_decode_units(u64 raw, struct budget_rapl_units *u);
-void budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
+void cpuidle_budget_rapl_decode_units(u64 raw, bool atom, struct budget_rapl_units *u);
+void cpuidle_budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
 			      struct budget_rapl_limit *l);
-u32 budget_rapl_limit_mw(const struct budget_rapl_limit *l);
-u32 budget_counter_delta(u32 prev, u32 now);
-u64 budget_rapl_to_micro(u64 count, u8 shift);
-extern const struct cpuidle_budget_source budget_rapl_source;
-extern const struct cpuidle_budget_source budget_amd_source;
-const struct cpuidle_budget_source *budget_msr_default_source(void);
-int budget_msr_init(unsigned int npkgs);
-void budget_msr_exit(void);
+u32 cpuidle_budget_rapl_limit_mw(const struct budget_rapl_limit *l);
+u32 cpuidle_budget_counter_delta(u32 prev, u32 now);
+u64 cpuidle_budget_rapl_to_micro(u64 count, u8 shift);
+u64 cpuidle_budget_rapl_energy_uj(u64 count, const struct budget_rapl_units *u);
+extern const struct cpuidle_budget_source cpuidle_budget_rapl_source;
+extern const struct cpuidle_budget_source cpuidle_budget_amd_source;
+const struct cpuidle_budget_source *cpuidle_budget_msr_default_source(void);
+int cpuidle_budget_msr_init(unsigned int npkgs);
+void cpuidle_budget_msr_exit(void);
 
 /* policy.c: the selection */
 
-unsigned int budget_risk_tolerance(unsigned int pressure);
-void budget_select_state(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+unsigned int cpuidle_budget_risk_tolerance(unsigned int pressure);
+void cpuidle_budget_select_state(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			 const struct budget_history *hist,
 			 const struct budget_input *in,
 			 struct budget_choice *out);
-bool budget_select_without_timers(struct cpuidle_driver *drv,
+bool cpuidle_budget_select_without_timers(struct cpuidle_driver *drv,
 				  struct cpuidle_device *dev,
 				  const struct budget_history *hist,
 				  const struct budget_input *in,
 				  struct budget_choice *out);
-void budget_history_reset(struct budget_history *hist);
-bool budget_history_update(struct budget_history *hist,
+void cpuidle_budget_history_reset(struct budget_history *hist);
+void cpuidle_budget_history_selected(struct budget_history *hist,
+			     const struct budget_input *in,
+			     const struct budget_choice *out);
+bool cpuidle_budget_history_update(struct budget_history *hist,
 			   struct cpuidle_driver *drv, s64 residency_ns,
-			   bool tick_wakeup);
+			   unsigned int end);
 
 #endif /* _CPUIDLE_BUDGET_H */

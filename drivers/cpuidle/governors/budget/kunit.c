@@ -61,7 +61,7 @@ static struct budget_fixture *fixture(struct kunit *test, bool deep)
 
 static void choose(struct budget_fixture *f)
 {
-	budget_select_state(&f->drv, &f->dev, &f->hist, &f->in, &f->out);
+	cpuidle_budget_select_state(&f->drv, &f->dev, &f->hist, &f->in, &f->out);
 }
 
 /* Feed @n idle periods that slept for @sleep_ns and lasted @residency_ns. */
@@ -71,8 +71,37 @@ static void feed(struct budget_fixture *f, int n, s64 sleep_ns,
 	while (n--) {
 		f->hist.sleep_ns = sleep_ns;
 		f->hist.tick_kept = tick_kept;
-		budget_history_update(&f->hist, &f->drv, residency_ns, tick_wakeup);
+		cpuidle_budget_history_update(&f->hist, &f->drv, residency_ns,
+				      tick_wakeup ? BUDGET_END_TICK : 0);
 	}
+}
+
+#define TICK_PERIOD_NS	(4 * MS)	/* HZ=250, as Debian builds it */
+#define NO_EVENT	S64_MAX
+
+/*
+ * One idle period the way main.c runs it: select (skipping the timers when
+ * the history allows), remember the selection, then record how the period
+ * ended: at the timer @timer_ns away, at an event @event_ns away, or at
+ * the tick if the selection kept it and it came first. Returns the state.
+ */
+static int run_period(struct budget_fixture *f, s64 timer_ns, s64 event_ns)
+{
+	unsigned int end = 0;
+	s64 residency_ns;
+
+	f->in.sleep_ns = timer_ns;
+	f->in.tick_ns = min(timer_ns, TICK_PERIOD_NS);
+	if (!cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist, &f->in, &f->out))
+		cpuidle_budget_select_state(&f->drv, &f->dev, &f->hist, &f->in, &f->out);
+	cpuidle_budget_history_selected(&f->hist, &f->in, &f->out);
+	residency_ns = min(timer_ns, event_ns);
+	if (f->hist.tick_kept && TICK_PERIOD_NS < residency_ns) {
+		residency_ns = TICK_PERIOD_NS;
+		end = BUDGET_END_TICK;
+	}
+	cpuidle_budget_history_update(&f->hist, &f->drv, residency_ns, end);
+	return f->out.state;
 }
 
 static void timer_picks_deepest_fitting(struct kunit *test)
@@ -187,6 +216,47 @@ static void tick_already_stopped(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
 }
 
+/*
+ * With the tick stopped, a history that says "shallow" must not leave the
+ * CPU in C1E until a timer a second away: the timer state is taken.
+ */
+static void stopped_tick_never_shallow(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 30, 10 * MS, 30 * US, false, false);	/* busy: C1E */
+	f->in.tick_stopped = true;
+	f->in.sleep_ns = 1000 * MS;
+	f->in.tick_ns = 1000 * MS;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
+
+	/* The latency limit still holds: C1E is all that fits 100 us. */
+	f->in.latency_req_ns = 100 * US;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+
+	/* A timer 300 us away: C1E is the timer state, nothing deeper fits. */
+	f->in.latency_req_ns = S64_MAX;
+	f->in.sleep_ns = 300 * US;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+}
+
+/* The same history on the skip path: with the tick stopped, no skipping. */
+static void stopped_tick_consults_timers(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 30, 10 * MS, 30 * US, false, false);
+	KUNIT_EXPECT_TRUE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+							     &f->in, &f->out));
+	f->in.tick_stopped = true;
+	KUNIT_EXPECT_FALSE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+							      &f->in, &f->out));
+}
+
 static void kept_tick_limits_state(struct kunit *test)
 {
 	struct budget_fixture *f = fixture(test, true);
@@ -205,6 +275,7 @@ static void pressure_stops_tick_more_readily(struct kunit *test)
 
 	feed(f, 20, 10 * MS, 6 * MS, false, false);
 	f->in.pressure = BUDGET_PRESSURE_MAX / 2;
+	f->in.want_unbiased = true;
 	choose(f);
 	/* Early periods are all DEEP8 misses: risk 1 even at pressure 512. */
 	KUNIT_EXPECT_EQ(test, f->out.state, DEEP5);
@@ -214,10 +285,10 @@ static void pressure_stops_tick_more_readily(struct kunit *test)
 
 static void risk_tolerance_mapping(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, budget_risk_tolerance(0), 128U);
-	KUNIT_EXPECT_EQ(test, budget_risk_tolerance(512), 320U);
-	KUNIT_EXPECT_EQ(test, budget_risk_tolerance(BUDGET_PRESSURE_MAX), 512U);
-	KUNIT_EXPECT_EQ(test, budget_risk_tolerance(100000), 512U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_risk_tolerance(0), 128U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_risk_tolerance(512), 320U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_risk_tolerance(BUDGET_PRESSURE_MAX), 512U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_risk_tolerance(100000), 512U);
 }
 
 /* 3 early wake-ups at 300 us in 10: too many at pressure 0, fine at 1024. */
@@ -239,6 +310,12 @@ static void pressure_accepts_uncertain_deep_state(struct kunit *test)
 	f->in.pressure = BUDGET_PRESSURE_MAX;
 	choose(f);
 	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	/* Nobody asked for the unbiased choice: it is not computed. */
+	KUNIT_EXPECT_EQ(test, f->out.unbiased, C10);
+
+	f->in.want_unbiased = true;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
 	KUNIT_EXPECT_EQ(test, f->out.unbiased, C1E);
 }
 
@@ -258,7 +335,7 @@ static void tick_wakeups_do_not_vote_shallow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->out.state, DEEP8);
 	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
 
-	budget_history_reset(&f->hist);
+	cpuidle_budget_history_reset(&f->hist);
 	feed(f, 50, 1000 * MS, 4 * MS, true, false);
 	choose(f);
 	KUNIT_EXPECT_EQ(test, f->out.state, C10);
@@ -308,15 +385,19 @@ static void early_wakeup_classification(struct kunit *test)
 	f->hist.sleep_ns = 800 * US;
 	f->hist.tick_kept = false;
 	/* 7/8 of 800 us is 700 us. */
-	KUNIT_EXPECT_TRUE(test, budget_history_update(&f->hist, &f->drv, 699 * US, false));
-	KUNIT_EXPECT_FALSE(test, budget_history_update(&f->hist, &f->drv, 700 * US, false));
+	KUNIT_EXPECT_TRUE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 699 * US, false));
+	KUNIT_EXPECT_FALSE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 700 * US, false));
 	f->hist.tick_kept = true;
-	KUNIT_EXPECT_FALSE(test, budget_history_update(&f->hist, &f->drv, 100 * US, true));
-	KUNIT_EXPECT_TRUE(test, budget_history_update(&f->hist, &f->drv, 100 * US, false));
+	KUNIT_EXPECT_FALSE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 100 * US,
+						       BUDGET_END_TICK));
+	KUNIT_EXPECT_TRUE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 100 * US, 0));
+	/* A poll that hit its time limit was not ended by an event. */
+	KUNIT_EXPECT_FALSE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 100 * US,
+						       BUDGET_END_POLL_LIMIT));
 	/* Filed under the deepest state the period reached: 699 us -> C8. */
-	budget_history_reset(&f->hist);
+	cpuidle_budget_history_reset(&f->hist);
 	f->hist.sleep_ns = 800 * US;
-	budget_history_update(&f->hist, &f->drv, 699 * US, false);
+	cpuidle_budget_history_update(&f->hist, &f->drv, 699 * US, 0);
 	KUNIT_EXPECT_EQ(test, f->hist.early[C8], (u32)BUDGET_WEIGHT_ONE);
 	KUNIT_EXPECT_EQ(test, f->hist.total, (u32)BUDGET_WEIGHT_ONE);
 }
@@ -327,7 +408,7 @@ static void shallow_history_skips_timers(struct kunit *test)
 	struct budget_fixture *f = fixture(test, false);
 
 	feed(f, 30, 10 * MS, 30 * US, false, false);
-	KUNIT_ASSERT_TRUE(test, budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+	KUNIT_ASSERT_TRUE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
 							     &f->in, &f->out));
 	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
 	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
@@ -339,16 +420,63 @@ static void timers_consulted_otherwise(struct kunit *test)
 {
 	struct budget_fixture *f = fixture(test, false);
 
-	KUNIT_EXPECT_FALSE(test, budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+	KUNIT_EXPECT_FALSE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
 							      &f->in, &f->out));
 	feed(f, 30, 10 * MS, 10 * MS, false, false);
-	KUNIT_EXPECT_FALSE(test, budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+	KUNIT_EXPECT_FALSE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
 							      &f->in, &f->out));
-	budget_history_reset(&f->hist);
+	cpuidle_budget_history_reset(&f->hist);
 	feed(f, 30, 10 * MS, 30 * US, false, false);
 	f->drv.states[0].flags = 0;
-	KUNIT_EXPECT_FALSE(test, budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+	KUNIT_EXPECT_FALSE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
 							      &f->in, &f->out));
+}
+
+/*
+ * The skip-timers lock-in. After 30 busy periods (events 30 us in) the
+ * history skips the timers. Then the events stop, and the CPU's own
+ * timers alternate between 300 us (C1E is all that fits) and 5 ms (C10
+ * fits). Were the skipped periods filed as early (their timer unknown),
+ * every 300 us one would count against C6 and deeper: half of all
+ * periods, four times the 1/8 tolerance at pressure 0, and the CPU would
+ * stay in C1E through the 5 ms periods for good. Not recording them, and
+ * consulting the timers every fifth selection, the history sees the
+ * 300 us periods as timer-ended; the 30 us ones fade by 7/8 per recorded
+ * period, below 1/8 after 16 (7/8^16 = 0.118), about 80 periods in.
+ * After 200 periods every 5 ms timer must get C10.
+ */
+static void skipped_periods_do_not_lock_in(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+	int i, deep = 0;
+
+	for (i = 0; i < 30; i++)
+		run_period(f, 10 * MS, 30 * US);
+	KUNIT_ASSERT_TRUE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+							     &f->in, &f->out));
+	for (i = 0; i < 200; i++)
+		run_period(f, i % 2 ? 5 * MS : 300 * US, NO_EVENT);
+	for (i = 0; i < 10; i++) {
+		KUNIT_EXPECT_EQ(test, run_period(f, 300 * US, NO_EVENT), C1E);
+		deep += run_period(f, 5 * MS, NO_EVENT) == C10;
+	}
+	KUNIT_EXPECT_EQ(test, deep, 10);
+}
+
+/* While the events go on, the skip goes on: 4 selections in 5 skip. */
+static void skipping_consults_timers_regularly(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+	int i, skipped = 0;
+
+	for (i = 0; i < 30; i++)
+		run_period(f, 10 * MS, 30 * US);
+	for (i = 0; i < 50; i++) {
+		run_period(f, 10 * MS, 30 * US);
+		skipped += f->out.timer_state < 0;
+		KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	}
+	KUNIT_EXPECT_EQ(test, skipped, 40);
 }
 
 static struct kunit_case budget_policy_cases[] = {
@@ -362,6 +490,8 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(polling_never_stops_tick),
 	KUNIT_CASE(long_sleep_stops_tick),
 	KUNIT_CASE(tick_already_stopped),
+	KUNIT_CASE(stopped_tick_never_shallow),
+	KUNIT_CASE(stopped_tick_consults_timers),
 	KUNIT_CASE(kept_tick_limits_state),
 	KUNIT_CASE(pressure_stops_tick_more_readily),
 	KUNIT_CASE(risk_tolerance_mapping),
@@ -373,6 +503,8 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(early_wakeup_classification),
 	KUNIT_CASE(shallow_history_skips_timers),
 	KUNIT_CASE(timers_consulted_otherwise),
+	KUNIT_CASE(skipped_periods_do_not_lock_in),
+	KUNIT_CASE(skipping_consults_timers_regularly),
 	{}
 };
 
@@ -387,10 +519,40 @@ static void rapl_units_decoded(struct kunit *test)
 {
 	struct budget_rapl_units u;
 
-	budget_rapl_decode_units(0x000A0E03, &u);
+	cpuidle_budget_rapl_decode_units(0x000A0E03, false, &u);
 	KUNIT_EXPECT_EQ(test, u.power_shift, 3);	/* 1/8 W */
 	KUNIT_EXPECT_EQ(test, u.energy_shift, 14);	/* ~61 uJ */
 	KUNIT_EXPECT_EQ(test, u.time_shift, 10);	/* ~977 us */
+	KUNIT_EXPECT_FALSE(test, u.atom);
+}
+
+/*
+ * Bay Trail's 0x505: on Silvermont, power unit 2^5 mW = 32 mW, energy
+ * unit 2^5 uJ = 32 uJ, time unit 1/2^0 s = 1 s (intel_rapl_common's
+ * rapl_check_unit_atom()). Read as Core units it would be 1/32 W and
+ * 1/32 J: 1000 times too little energy.
+ */
+static void rapl_units_atom(struct kunit *test)
+{
+	struct budget_rapl_units u, core;
+	struct budget_rapl_limit l;
+
+	cpuidle_budget_rapl_decode_units(0x505, true, &u);
+	cpuidle_budget_rapl_decode_units(0x505, false, &core);
+	/* 1000 counts: 32,000 uJ on Atom, 1000/32 J = 31,250 uJ as Core. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_energy_uj(1000, &u), 32000ULL);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_energy_uj(1000, &core), 31250ULL);
+	/* PL1 100 units (3.2 W), enabled, window 28 units of 1 s. */
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(15) | (28ULL << 17) | 100, &u, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_mw, 3200U);
+	KUNIT_EXPECT_TRUE(test, l.pl1_enabled);
+	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 28000000ULL);
+	/* A window field of 0 means one unit. */
+	cpuidle_budget_rapl_decode_limit(100, &u, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 1000000ULL);
+	/* The same limit register as Core units: 100/32 W. */
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(15) | 100, &core, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_mw, 3125U);
 }
 
 static const struct budget_rapl_units adl_units = {
@@ -404,14 +566,14 @@ static void rapl_limit_decoded(struct kunit *test)
 		  (10ULL << 17) | BIT_ULL(15) | 120;
 	struct budget_rapl_limit l;
 
-	budget_rapl_decode_limit(raw, &adl_units, &l);
+	cpuidle_budget_rapl_decode_limit(raw, &adl_units, &l);
 	KUNIT_EXPECT_EQ(test, l.pl1_mw, 15000U);
 	KUNIT_EXPECT_TRUE(test, l.pl1_enabled);
 	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 1000000ULL);
 	KUNIT_EXPECT_EQ(test, l.pl2_mw, 25000U);
 	KUNIT_EXPECT_TRUE(test, l.pl2_enabled);
 	KUNIT_EXPECT_TRUE(test, l.locked);
-	KUNIT_EXPECT_EQ(test, budget_rapl_limit_mw(&l), 15000U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 15000U);
 }
 
 static void rapl_window_with_fraction(struct kunit *test)
@@ -419,7 +581,7 @@ static void rapl_window_with_fraction(struct kunit *test)
 	/* Y = 3, Z = 2: 2^3 * 1.5 = 12 time units of 1/1024 s. */
 	struct budget_rapl_limit l;
 
-	budget_rapl_decode_limit((2ULL << 22) | (3ULL << 17), &adl_units, &l);
+	cpuidle_budget_rapl_decode_limit((2ULL << 22) | (3ULL << 17), &adl_units, &l);
 	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 12ULL * 1000000 / 1024);
 	KUNIT_EXPECT_FALSE(test, l.locked);
 }
@@ -428,47 +590,47 @@ static void rapl_limit_disabled(struct kunit *test)
 {
 	struct budget_rapl_limit l;
 
-	budget_rapl_decode_limit((200ULL << 32) | 120, &adl_units, &l);
+	cpuidle_budget_rapl_decode_limit((200ULL << 32) | 120, &adl_units, &l);
 	KUNIT_EXPECT_FALSE(test, l.pl1_enabled);
 	KUNIT_EXPECT_FALSE(test, l.pl2_enabled);
-	KUNIT_EXPECT_EQ(test, budget_rapl_limit_mw(&l), 0U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 0U);
 	/* Only PL2 enforced: PL2 is the limit. */
-	budget_rapl_decode_limit(BIT_ULL(47) | (200ULL << 32) | 120, &adl_units, &l);
-	KUNIT_EXPECT_EQ(test, budget_rapl_limit_mw(&l), 25000U);
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(47) | (200ULL << 32) | 120, &adl_units, &l);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 25000U);
 	/* Both enforced, PL2 below PL1: the lower one. */
-	budget_rapl_decode_limit(BIT_ULL(47) | (40ULL << 32) | BIT_ULL(15) | 120,
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(47) | (40ULL << 32) | BIT_ULL(15) | 120,
 				 &adl_units, &l);
-	KUNIT_EXPECT_EQ(test, budget_rapl_limit_mw(&l), 5000U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 5000U);
 }
 
 static void energy_counter_wraps(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, budget_counter_delta(0xFFFFFF00, 0x100), 0x200U);
-	KUNIT_EXPECT_EQ(test, budget_counter_delta(1000, 1000), 0U);
-	KUNIT_EXPECT_EQ(test, budget_counter_delta(5, 7), 2U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_counter_delta(0xFFFFFF00, 0x100), 0x200U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_counter_delta(1000, 1000), 0U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_counter_delta(5, 7), 2U);
 }
 
 static void rapl_units_to_micro(struct kunit *test)
 {
 	/* 2^14 energy units of 1/2^14 J: 1 J. */
-	KUNIT_EXPECT_EQ(test, budget_rapl_to_micro(16384, 14), 1000000ULL);
-	KUNIT_EXPECT_EQ(test, budget_rapl_to_micro(1, 14), 61ULL);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_to_micro(16384, 14), 1000000ULL);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_to_micro(1, 14), 61ULL);
 	/* An extended counter far beyond 2^44 units does not overflow. */
-	KUNIT_EXPECT_EQ(test, budget_rapl_to_micro(1ULL << 50, 14), 1000000ULL << 36);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_to_micro(1ULL << 50, 14), 1000000ULL << 36);
 	/* Time units of 1/1024 s. */
-	KUNIT_EXPECT_EQ(test, budget_rapl_to_micro(1024, 10), 1000000ULL);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_to_micro(1024, 10), 1000000ULL);
 }
 
 static void energy_to_power(struct kunit *test)
 {
 	/* 1 J over 1 s: 1 W. */
-	KUNIT_EXPECT_EQ(test, budget_power_mw(1000000, 1000000), 1000U);
-	KUNIT_EXPECT_EQ(test, budget_power_mw(15000, 1000), 15000U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(1000000, 1000000), 1000U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(15000, 1000), 15000U);
 	/* Saturates rather than wraps... */
-	KUNIT_EXPECT_EQ(test, budget_power_mw(1ULL << 50, 1000), U32_MAX);
-	KUNIT_EXPECT_EQ(test, budget_power_mw(U64_MAX, 1), U32_MAX);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(1ULL << 50, 1000), U32_MAX);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(U64_MAX, 1), U32_MAX);
 	/* ...and an empty window has no power. */
-	KUNIT_EXPECT_EQ(test, budget_power_mw(1000, 0), 0U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(1000, 0), 0U);
 }
 
 static void readings_give_sample(struct kunit *test)
@@ -486,7 +648,7 @@ static void readings_give_sample(struct kunit *test)
 	struct budget_sample s = { .busy_cpus = 3 };
 
 	/* 40 mJ in 4 ms: 10 W; throttled 1 ms of 4: 256 of 1024. */
-	budget_sample_from_readings(&prev, &now, 4000, &s);
+	cpuidle_budget_sample_from_readings(&prev, &now, 4000, &s);
 	KUNIT_EXPECT_EQ(test, s.power_mw, 10000U);
 	KUNIT_EXPECT_EQ(test, s.throttle, 256U);
 	KUNIT_EXPECT_EQ(test, s.limit_mw, 9000U);
@@ -506,7 +668,7 @@ static void readings_missing_or_backwards(struct kunit *test)
 	struct budget_sample s = {};
 
 	/* Energy only in the later reading, no limit in it: no figures. */
-	budget_sample_from_readings(&prev, &now, 1000, &s);
+	cpuidle_budget_sample_from_readings(&prev, &now, 1000, &s);
 	KUNIT_EXPECT_EQ(test, s.power_mw, 0U);
 	KUNIT_EXPECT_EQ(test, s.throttle, 0U);
 	KUNIT_EXPECT_EQ(test, s.limit_mw, 0U);
@@ -515,7 +677,7 @@ static void readings_missing_or_backwards(struct kunit *test)
 	prev.valid = now.valid;
 	prev.energy_uj = 1000000;
 	prev.throttled_us = 60;
-	budget_sample_from_readings(&prev, &now, 1000, &s);
+	cpuidle_budget_sample_from_readings(&prev, &now, 1000, &s);
 	KUNIT_EXPECT_EQ(test, s.power_mw, 0U);
 	KUNIT_EXPECT_EQ(test, s.throttle, 0U);
 
@@ -523,7 +685,7 @@ static void readings_missing_or_backwards(struct kunit *test)
 	prev.energy_uj = 0;
 	prev.throttled_us = 0;
 	now.throttled_us = 5000;
-	budget_sample_from_readings(&prev, &now, 1000, &s);
+	cpuidle_budget_sample_from_readings(&prev, &now, 1000, &s);
 	KUNIT_EXPECT_EQ(test, s.throttle, 1024U);
 	KUNIT_EXPECT_EQ(test, s.power_mw, 900000U);
 }
@@ -533,24 +695,25 @@ static void pressure_from_power_and_limit(struct kunit *test)
 	struct budget_sample s = { .limit_mw = 6000, .busy_cpus = 1 };
 
 	s.power_mw = 5000;			/* 83%: below the ramp */
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 0U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
 	s.power_mw = 6000;
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
 	s.power_mw = 7000;
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
-	s.power_mw = 5700;			/* 95%: ratio 972 */
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), (972U - 870) * 1024 / 154);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
+	/* 95%: ratio 5700 * 1024 / 6000 = 972; (972 - 870) * 1024 / 154 = 678 */
+	s.power_mw = 5700;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 678U);
 	s.busy_cpus = 0;			/* nobody to give it to */
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 0U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
 }
 
 static void pressure_from_throttling(struct kunit *test)
 {
 	struct budget_sample s = { .busy_cpus = 2, .throttle = 300 };
 
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 300U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 300U);
 	s.limit_notified = true;
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
 }
 
 static void pressure_scaled_by_headroom(struct kunit *test)
@@ -561,26 +724,37 @@ static void pressure_scaled_by_headroom(struct kunit *test)
 	};
 
 	s.headroom = 0;				/* at max frequency: half */
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 512U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 512U);
 	s.headroom = 64;
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 768U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 768U);
 	s.headroom = 300;
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
 }
 
+/*
+ * No known limit: busy CPUs below their maximum frequency are no pressure
+ * (schedutil, EPP or a thermal cap would look the same), unless the
+ * headroom_pressure parameter asks for it.
+ */
 static void pressure_from_frequency_alone(struct kunit *test)
 {
 	struct budget_sample s = { .busy_cpus = 1, .freq_known = true, .headroom = 200 };
 
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 400U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
 	s.headroom = 900;
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 1024U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+
+	s.headroom_alone = true;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
+	s.headroom = 200;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 400U);
 	s.freq_known = false;			/* no signal at all */
-	KUNIT_EXPECT_EQ(test, budget_pressure_from_sample(&s), 0U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
 }
 
 static struct kunit_case budget_signal_cases[] = {
 	KUNIT_CASE(rapl_units_decoded),
+	KUNIT_CASE(rapl_units_atom),
 	KUNIT_CASE(rapl_limit_decoded),
 	KUNIT_CASE(rapl_window_with_fraction),
 	KUNIT_CASE(rapl_limit_disabled),

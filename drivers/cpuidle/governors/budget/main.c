@@ -31,11 +31,21 @@
 /* Below menu (20) and teo (19): loading the module never switches to it. */
 #define BUDGET_RATING 15
 
+/*
+ * The biased/deeper statistics need the pressure-0 choice, a second pass
+ * over the states on every selection under pressure: only on request.
+ */
+static bool budget_bias_stats;
+module_param_named(bias_stats, budget_bias_stats, bool, 0644);
+MODULE_PARM_DESC(bias_stats,
+		 "Count the selections the pressure changed (debugfs stats biased, deeper; default: N)");
+
 /**
  * struct budget_cpu - per-CPU governor state
  * @hist: how recent idle periods ended
  * @selects: selections made
- * @biased: selections where the pressure changed the state
+ * @biased: selections where the pressure changed the state (counted only
+ *	with bias_stats set)
  * @deeper: of those, selections where it made the state deeper
  * @tick_stops: selections that asked to stop the tick
  * @early_wakeups: idle periods that ended early (see policy.c)
@@ -63,28 +73,29 @@ static int budget_select(struct cpuidle_driver *drv,
 			 struct cpuidle_device *dev, bool *stop_tick)
 {
 	struct budget_cpu *bc = this_cpu_ptr(&budget_cpus);
+	bool bias_stats = READ_ONCE(budget_bias_stats);
 	struct budget_choice choice;
 	struct budget_input in = {};
 	ktime_t tick_ns;
 
 	in.latency_req_ns = cpuidle_governor_latency_req(dev->cpu);
 	in.tick_stopped = tick_nohz_tick_stopped();
-	in.pressure = budget_pressure(dev->cpu);
+	in.pressure = cpuidle_budget_pressure(dev->cpu);
+	in.want_unbiased = bias_stats || trace_cpuidle_budget_select_enabled();
 
-	if (budget_select_without_timers(drv, dev, &bc->hist, &in, &choice)) {
+	if (cpuidle_budget_select_without_timers(drv, dev, &bc->hist, &in, &choice)) {
 		in.sleep_ns = S64_MAX;
 	} else {
 		in.sleep_ns = tick_nohz_get_sleep_length(&tick_ns);
 		in.tick_ns = max_t(s64, tick_ns, 0);
-		budget_select_state(drv, dev, &bc->hist, &in, &choice);
+		cpuidle_budget_select_state(drv, dev, &bc->hist, &in, &choice);
 	}
 
-	bc->hist.sleep_ns = max_t(s64, in.sleep_ns, 0);
-	bc->hist.tick_kept = !choice.stop_tick && !in.tick_stopped;
+	cpuidle_budget_history_selected(&bc->hist, &in, &choice);
 	*stop_tick = choice.stop_tick;
 
 	budget_count(&bc->selects);
-	if (choice.state != choice.unbiased) {
+	if (bias_stats && choice.state != choice.unbiased) {
 		budget_count(&bc->biased);
 		if (choice.state > choice.unbiased)
 			budget_count(&bc->deeper);
@@ -92,28 +103,37 @@ static int budget_select(struct cpuidle_driver *drv,
 	if (choice.stop_tick)
 		budget_count(&bc->tick_stops);
 
-	trace_select(dev->cpu, choice.predicted_ns, in.sleep_ns, in.pressure,
-		     choice.state, choice.unbiased, choice.stop_tick);
+	trace_cpuidle_budget_select(dev->cpu, choice.predicted_ns, in.sleep_ns,
+				    in.pressure, choice.state, choice.unbiased,
+				    choice.stop_tick);
 	return choice.state;
 }
 
 /*
  * The measured residency runs to the end of the state's exit: the event
  * that ended the period came an exit latency earlier, and only the time
- * before it is what the state was chosen for.
+ * before it is what the state was chosen for. A polling state that ran
+ * into its time limit was not ended by an event at all.
  */
 static void budget_reflect(struct cpuidle_device *dev, int index)
 {
 	struct cpuidle_driver *drv = cpuidle_get_cpu_driver(dev);
 	struct budget_cpu *bc = this_cpu_ptr(&budget_cpus);
+	unsigned int end = 0;
 	s64 residency_ns;
+
+	/* Awake now: a package whose sampler fell behind is sampled here. */
+	cpuidle_budget_signals_poke(dev->cpu);
 
 	if (!drv || index < 0 || index >= drv->state_count)
 		return;
 	residency_ns = max_t(s64, dev->last_residency_ns -
 			     drv->states[index].exit_latency_ns, 0);
-	if (budget_history_update(&bc->hist, drv, residency_ns,
-				  tick_nohz_idle_got_tick()))
+	if (tick_nohz_idle_got_tick())
+		end |= BUDGET_END_TICK;
+	if (dev->poll_time_limit)
+		end |= BUDGET_END_POLL_LIMIT;
+	if (cpuidle_budget_history_update(&bc->hist, drv, residency_ns, end))
 		budget_count(&bc->early_wakeups);
 }
 
@@ -126,19 +146,19 @@ static int budget_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
 	struct budget_cpu *bc = per_cpu_ptr(&budget_cpus, dev->cpu);
 
-	budget_history_reset(&bc->hist);
+	cpuidle_budget_history_reset(&bc->hist);
 	WRITE_ONCE(bc->selects, 0);
 	WRITE_ONCE(bc->biased, 0);
 	WRITE_ONCE(bc->deeper, 0);
 	WRITE_ONCE(bc->tick_stops, 0);
 	WRITE_ONCE(bc->early_wakeups, 0);
-	budget_signals_start();
+	cpuidle_budget_signals_start();
 	return 0;
 }
 
 static void budget_disable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
-	budget_signals_stop();
+	cpuidle_budget_signals_stop();
 }
 
 static struct cpuidle_governor budget_governor = {
@@ -162,7 +182,7 @@ static int budget_stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "%d %llu %llu %llu %llu %llu %u\n", cpu,
 			   READ_ONCE(bc->selects), READ_ONCE(bc->biased),
 			   READ_ONCE(bc->deeper), READ_ONCE(bc->tick_stops),
-			   READ_ONCE(bc->early_wakeups), budget_pressure(cpu));
+			   READ_ONCE(bc->early_wakeups), cpuidle_budget_pressure(cpu));
 	}
 	return 0;
 }
@@ -174,14 +194,14 @@ static int __init budget_init(void)
 {
 	int ret;
 
-	ret = budget_signals_init();
+	ret = cpuidle_budget_signals_init();
 	if (ret)
 		return ret;
 
 	ret = cpuidle_register_governor(&budget_governor);
 	if (ret) {
 		pr_err("cpuidle_budget: cannot register governor: %d\n", ret);
-		budget_signals_exit();
+		cpuidle_budget_signals_exit();
 		return ret;
 	}
 
@@ -189,7 +209,7 @@ static int __init budget_init(void)
 	budget_debugfs = debugfs_create_dir("cpuidle_budget", NULL);
 	debugfs_create_file("stats", 0444, budget_debugfs, NULL,
 			    &budget_stats_fops);
-	budget_signals_debugfs(budget_debugfs);
+	cpuidle_budget_signals_debugfs(budget_debugfs);
 	return 0;
 }
 
@@ -198,7 +218,7 @@ static void __exit budget_exit(void)
 	/* After this no CPU runs our callbacks: the rest may go. */
 	cpuidle_unregister_governor(&budget_governor);
 	debugfs_remove_recursive(budget_debugfs);
-	budget_signals_exit();
+	cpuidle_budget_signals_exit();
 }
 
 module_init(budget_init);

@@ -19,15 +19,36 @@
  *		the energy; there is no limit register (the limits live in
  *		firmware), so the limit is the amd_power_limit_mw parameter.
  *
+ * RAPL units come in two encodings (Intel SDM vol. 4, and the table of
+ * drivers/powercap/intel_rapl_common.c): on Core parts, and on Atom parts
+ * from Goldmont on, a unit is 1/2^N of a joule, watt or second; on
+ * Silvermont and Airmont (Bay Trail, Cherry Trail, Braswell, Merrifield,
+ * Moorefield) the energy unit is 2^N microjoules, the power unit 2^N
+ * milliwatts, and the PL1 time window is a plain count of time units.
+ * budget_rapl_atom_units() picks the encoding by CPU model.
+ *
+ * What the intel-rapl source cannot see: limits held only in the
+ * memory-mapped copy of the power limit (the MCHBAR registers that BIOS and
+ * intel_rapl_mmio program on client parts; the lower of the MSR and MMIO
+ * limits is enforced), limits set through TPMI (Granite Rapids and later
+ * servers, intel_rapl_tpmi), PL4, and the platform (PSys) domain. A part
+ * limited by one of these looks unlimited through the MSRs, unless it
+ * reports throttling (MSR_PKG_PERF_STATUS) or the limit notification bits,
+ * which reflect the limit actually being enforced, wherever it was set.
+ *
  * HWP capabilities are not read: on hybrid parts arch_freq_scale is
  * already scaled against each CPU's HWP highest performance (intel_pstate
  * sets it through arch_set_cpu_capacity()), elsewhere against the turbo
  * ratio limits, so the sampler's frequency headroom is the headroom below
  * what HWP would grant.
  *
- * Every access uses a _safe variant. A register is read on the sampling
- * CPU when that CPU belongs to the package (no IPI; the usual case with
- * one package) and through an IPI to a CPU of the package otherwise.
+ * Every access uses a _safe variant, through rdmsrl_safe_on_cpu() on the
+ * CPU of the package the sampler names: the sampling work is bound to
+ * that CPU (signals.c), so the call normally runs the read locally, and
+ * it is an IPI only when the work ran elsewhere (the CPU went offline
+ * under it). rdmsrl_safe_on_cpu() waits for a completion: it may sleep
+ * and is called only from the sampler's process context, never with
+ * preemption disabled.
  */
 
 #include <kunit/visibility.h>
@@ -38,6 +59,8 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
+#include <asm/cpu_device_id.h>
+#include <asm/intel-family.h>
 #include <asm/msr.h>
 
 #include "budget.h"
@@ -51,7 +74,7 @@ static unsigned int budget_amd_limit_mw;
 
 static int budget_amd_limit_set(const char *val, const struct kernel_param *kp)
 {
-	return budget_uint_param_set(val, kp, 0, 10000000);
+	return cpuidle_budget_uint_param_set(val, kp, 0, 10000000);
 }
 
 static const struct kernel_param_ops budget_amd_limit_ops = {
@@ -65,51 +88,62 @@ MODULE_PARM_DESC(amd_power_limit_mw,
 /* Pure arithmetic, exported to the KUnit suite. */
 
 /**
- * budget_rapl_decode_units - decode MSR_RAPL_POWER_UNIT
+ * cpuidle_budget_rapl_decode_units - decode MSR_RAPL_POWER_UNIT
  * @raw: register value
+ * @atom: the part uses the Silvermont/Airmont encoding
  * @u: decoded units
  */
-void budget_rapl_decode_units(u64 raw, struct budget_rapl_units *u)
+void cpuidle_budget_rapl_decode_units(u64 raw, bool atom, struct budget_rapl_units *u)
 {
 	u->power_shift = raw & 0xf;
 	u->energy_shift = (raw >> 8) & 0x1f;
 	u->time_shift = (raw >> 16) & 0xf;
+	u->atom = atom;
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_rapl_decode_units);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_rapl_decode_units);
 
-static u32 budget_units_to_mw(u64 units, u8 power_shift)
+/* Core: 1/2^N W per unit. Atom: 2^N mW per unit. */
+static u32 budget_units_to_mw(u64 units, const struct budget_rapl_units *u)
 {
-	return min_t(u64, (units * 1000) >> power_shift, U32_MAX);
+	if (u->atom)
+		return min_t(u64, units << u->power_shift, U32_MAX);
+	return min_t(u64, (units * 1000) >> u->power_shift, U32_MAX);
 }
 
 /**
- * budget_rapl_decode_limit - decode MSR_PKG_POWER_LIMIT
+ * cpuidle_budget_rapl_decode_limit - decode MSR_PKG_POWER_LIMIT
  * @raw: register value
  * @u: the package's RAPL units
  * @l: decoded limits
  */
-void budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
+void cpuidle_budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
 			      struct budget_rapl_limit *l)
 {
 	u64 y = (raw >> 17) & 0x1f, z = (raw >> 22) & 0x3;
+	u64 unit_us = USEC_PER_SEC >> u->time_shift;
 
-	l->pl1_mw = budget_units_to_mw(raw & 0x7fff, u->power_shift);
+	l->pl1_mw = budget_units_to_mw(raw & 0x7fff, u);
 	l->pl1_enabled = raw & BIT_ULL(15);
-	/* Window = 2^Y * (1 + Z/4) time units. */
-	l->pl1_window_us = (((4 + z) << y) * USEC_PER_SEC) >> (u->time_shift + 2);
-	l->pl2_mw = budget_units_to_mw((raw >> 32) & 0x7fff, u->power_shift);
+	if (u->atom) {
+		/* Bits 23:17 count time units; 0 means one. */
+		l->pl1_window_us = max_t(u64, (raw >> 17) & 0x7f, 1) * unit_us;
+	} else {
+		/* Window = 2^Y * (1 + Z/4) time units. */
+		l->pl1_window_us = (((4 + z) << y) * USEC_PER_SEC) >> (u->time_shift + 2);
+	}
+	l->pl2_mw = budget_units_to_mw((raw >> 32) & 0x7fff, u);
 	l->pl2_enabled = raw & BIT_ULL(47);
 	l->locked = raw & BIT_ULL(63);
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_rapl_decode_limit);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_rapl_decode_limit);
 
 /**
- * budget_rapl_limit_mw - the limit in force
+ * cpuidle_budget_rapl_limit_mw - the limit in force
  * @l: decoded limits
  *
  * Return: the lowest enabled, non-zero limit of PL1 and PL2; 0 if none.
  */
-u32 budget_rapl_limit_mw(const struct budget_rapl_limit *l)
+u32 cpuidle_budget_rapl_limit_mw(const struct budget_rapl_limit *l)
 {
 	u32 mw = 0;
 
@@ -119,33 +153,62 @@ u32 budget_rapl_limit_mw(const struct budget_rapl_limit *l)
 		mw = l->pl2_mw;
 	return mw;
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_rapl_limit_mw);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_rapl_limit_mw);
 
 /**
- * budget_counter_delta - advance of a wrapping 32-bit hardware counter
+ * cpuidle_budget_counter_delta - advance of a wrapping 32-bit hardware counter
  * @prev: earlier reading
  * @now: later reading
  *
  * Return: @now - @prev modulo 2^32 (one wrap at most between readings).
  */
-u32 budget_counter_delta(u32 prev, u32 now)
+u32 cpuidle_budget_counter_delta(u32 prev, u32 now)
 {
 	return now - prev;
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_counter_delta);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_counter_delta);
 
 /**
- * budget_rapl_to_micro - a count of RAPL units of 1/2^shift in millionths
+ * cpuidle_budget_rapl_to_micro - a count of RAPL units of 1/2^shift in millionths
  * @count: number of units (an extended counter: any 64-bit value)
  * @shift: the unit's shift, from MSR_RAPL_POWER_UNIT
  *
  * Return: @count * 10^6 / 2^@shift, without overflowing the intermediate.
  */
-u64 budget_rapl_to_micro(u64 count, u8 shift)
+u64 cpuidle_budget_rapl_to_micro(u64 count, u8 shift)
 {
 	return mul_u64_u32_shr(count, USEC_PER_SEC, shift);
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_rapl_to_micro);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_rapl_to_micro);
+
+/**
+ * cpuidle_budget_rapl_energy_uj - an energy count in microjoules
+ * @count: energy status units (an extended counter)
+ * @u: the package's RAPL units
+ *
+ * Return: @count in microjoules: 10^6 / 2^N each on Core, 2^N on Atom.
+ */
+u64 cpuidle_budget_rapl_energy_uj(u64 count, const struct budget_rapl_units *u)
+{
+	if (u->atom)
+		return count << u->energy_shift;
+	return cpuidle_budget_rapl_to_micro(count, u->energy_shift);
+}
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_rapl_energy_uj);
+
+/* Silvermont and Airmont: the Atom encoding of MSR_RAPL_POWER_UNIT. */
+static const struct x86_cpu_id budget_rapl_atom_ids[] = {
+	X86_MATCH_VFM(INTEL_ATOM_SILVERMONT, NULL),
+	X86_MATCH_VFM(INTEL_ATOM_SILVERMONT_MID, NULL),
+	X86_MATCH_VFM(INTEL_ATOM_AIRMONT, NULL),
+	X86_MATCH_VFM(INTEL_ATOM_AIRMONT_MID, NULL),
+	{}
+};
+
+static bool budget_rapl_atom_units(void)
+{
+	return x86_match_cpu(budget_rapl_atom_ids);
+}
 
 /* The sources. */
 
@@ -174,17 +237,11 @@ struct budget_msr_pkg {
 static struct budget_msr_pkg *budget_msr_pkgs;
 static unsigned int budget_msr_npkgs;
 
-static int budget_rdmsr(unsigned int pkg, int cpu, u32 msr, u64 *val)
+/* Process context only: rdmsrl_safe_on_cpu() may sleep. */
+static int budget_rdmsr(int cpu, u32 msr, u64 *val)
 {
-	int here = get_cpu();
-	int ret;
-
-	if (topology_logical_package_id(here) == pkg)
-		ret = rdmsrl_safe(msr, val);
-	else
-		ret = rdmsrl_safe_on_cpu(cpu, msr, val);
-	put_cpu();
-	return ret;
+	might_sleep();
+	return rdmsrl_safe_on_cpu(cpu, msr, val);
 }
 
 /*
@@ -193,7 +250,7 @@ static int budget_rdmsr(unsigned int pkg, int cpu, u32 msr, u64 *val)
  */
 static int budget_rdmsr_required(unsigned int pkg, int cpu, u32 msr, u64 *val)
 {
-	int ret = budget_rdmsr(pkg, cpu, msr, val);
+	int ret = budget_rdmsr(cpu, msr, val);
 
 	if (ret)
 		pr_debug("cpuidle_budget: package %u: reading MSR 0x%x faulted\n", pkg, msr);
@@ -204,7 +261,7 @@ static int budget_rdmsr_required(unsigned int pkg, int cpu, u32 msr, u64 *val)
 static void budget_extend_counter(u32 *last, u64 *total, u32 now, bool primed)
 {
 	if (primed)
-		*total += budget_counter_delta(*last, now);
+		*total += cpuidle_budget_counter_delta(*last, now);
 	*last = now;
 }
 
@@ -225,10 +282,10 @@ static int budget_msr_probe(unsigned int pkg, int cpu, u32 unit_msr, bool intel)
 	if (ret)
 		return ret;
 	*mp = (struct budget_msr_pkg) {};
-	budget_rapl_decode_units(raw, &mp->units);
+	cpuidle_budget_rapl_decode_units(raw, intel && budget_rapl_atom_units(), &mp->units);
 	if (intel) {
-		mp->has_perf_status = !budget_rdmsr(pkg, cpu, MSR_PKG_PERF_STATUS, &raw);
-		mp->has_limit_reasons = !budget_rdmsr(pkg, cpu, MSR_CORE_PERF_LIMIT_REASONS,
+		mp->has_perf_status = !budget_rdmsr(cpu, MSR_PKG_PERF_STATUS, &raw);
+		mp->has_limit_reasons = !budget_rdmsr(cpu, MSR_CORE_PERF_LIMIT_REASONS,
 						      &raw);
 	}
 	return 0;
@@ -244,7 +301,7 @@ static int budget_read_energy(unsigned int pkg, int cpu, u32 msr,
 	if (ret)
 		return ret;
 	budget_extend_counter(&mp->energy_raw, &mp->energy, raw, mp->primed);
-	r->energy_uj = budget_rapl_to_micro(mp->energy, mp->units.energy_shift);
+	r->energy_uj = cpuidle_budget_rapl_energy_uj(mp->energy, &mp->units);
 	r->valid |= CPUIDLE_BUDGET_HAS_ENERGY;
 	return 0;
 }
@@ -270,22 +327,22 @@ static int budget_rapl_read(unsigned int pkg, int cpu, struct cpuidle_budget_rea
 	ret = budget_rdmsr_required(pkg, cpu, MSR_PKG_POWER_LIMIT, &raw);
 	if (ret)
 		return ret;
-	budget_rapl_decode_limit(raw, &mp->units, &limit);
-	r->limit_mw = budget_rapl_limit_mw(&limit);
+	cpuidle_budget_rapl_decode_limit(raw, &mp->units, &limit);
+	r->limit_mw = cpuidle_budget_rapl_limit_mw(&limit);
 	r->valid |= CPUIDLE_BUDGET_HAS_LIMIT;
 
 	/* Optional registers: their absence is normal, not a fault. */
-	if (mp->has_perf_status && !budget_rdmsr(pkg, cpu, MSR_PKG_PERF_STATUS, &raw)) {
+	if (mp->has_perf_status && !budget_rdmsr(cpu, MSR_PKG_PERF_STATUS, &raw)) {
 		budget_extend_counter(&mp->perf_raw, &mp->perf, raw, mp->primed);
-		r->throttled_us = budget_rapl_to_micro(mp->perf, mp->units.time_shift);
+		r->throttled_us = cpuidle_budget_rapl_to_micro(mp->perf, mp->units.time_shift);
 		r->valid |= CPUIDLE_BUDGET_HAS_THROTTLE;
 	}
-	if (!budget_rdmsr(pkg, cpu, MSR_IA32_PACKAGE_THERM_STATUS, &raw)) {
+	if (!budget_rdmsr(cpu, MSR_IA32_PACKAGE_THERM_STATUS, &raw)) {
 		r->limit_active = raw & BUDGET_PLN_STATUS;
 		r->valid |= CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE;
 	}
 	if (mp->has_limit_reasons &&
-	    !budget_rdmsr(pkg, cpu, MSR_CORE_PERF_LIMIT_REASONS, &raw)) {
+	    !budget_rdmsr(cpu, MSR_CORE_PERF_LIMIT_REASONS, &raw)) {
 		r->limit_active |= !!(raw & (BUDGET_PLR_PL1 | BUDGET_PLR_PL2));
 		r->valid |= CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE;
 	}
@@ -293,7 +350,7 @@ static int budget_rapl_read(unsigned int pkg, int cpu, struct cpuidle_budget_rea
 	return 0;
 }
 
-const struct cpuidle_budget_source budget_rapl_source = {
+const struct cpuidle_budget_source cpuidle_budget_rapl_source = {
 	.name = "intel-rapl",
 	.probe = budget_rapl_probe,
 	.read = budget_rapl_read,
@@ -320,31 +377,31 @@ static int budget_amd_read(unsigned int pkg, int cpu, struct cpuidle_budget_read
 	return 0;
 }
 
-const struct cpuidle_budget_source budget_amd_source = {
+const struct cpuidle_budget_source cpuidle_budget_amd_source = {
 	.name = "amd",
 	.probe = budget_amd_probe,
 	.read = budget_amd_read,
 };
 
 /**
- * budget_msr_default_source - the built-in source for this CPU vendor
+ * cpuidle_budget_msr_default_source - the built-in source for this CPU vendor
  *
  * Return: intel-rapl on Intel, amd on AMD and Hygon, NULL elsewhere.
  */
-const struct cpuidle_budget_source *budget_msr_default_source(void)
+const struct cpuidle_budget_source *cpuidle_budget_msr_default_source(void)
 {
 	switch (boot_cpu_data.x86_vendor) {
 	case X86_VENDOR_INTEL:
-		return &budget_rapl_source;
+		return &cpuidle_budget_rapl_source;
 	case X86_VENDOR_AMD:
 	case X86_VENDOR_HYGON:
-		return &budget_amd_source;
+		return &cpuidle_budget_amd_source;
 	default:
 		return NULL;
 	}
 }
 
-int budget_msr_init(unsigned int npkgs)
+int cpuidle_budget_msr_init(unsigned int npkgs)
 {
 	budget_msr_pkgs = kcalloc(npkgs, sizeof(*budget_msr_pkgs), GFP_KERNEL);
 	if (!budget_msr_pkgs)
@@ -353,7 +410,7 @@ int budget_msr_init(unsigned int npkgs)
 	return 0;
 }
 
-void budget_msr_exit(void)
+void cpuidle_budget_msr_exit(void)
 {
 	kfree(budget_msr_pkgs);
 	budget_msr_pkgs = NULL;

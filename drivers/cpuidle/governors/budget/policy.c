@@ -22,7 +22,10 @@
  * state whose target residency it still reached. All other periods (the
  * timer fired, more or less on time) only add to the total.
  *
- * A period ended by the tick, while the tick was left running, is not
+ * Two kinds of wake-up are never early. A polling state that ran into its
+ * time limit (dev->poll_time_limit) ended because the governor's own
+ * safety net ended it, not because an event came: the CPU was still idle.
+ * And a period ended by the tick, while the tick was left running, is not
  * early: the CPU was woken by our own decision to keep the tick, not by an
  * event the timers did not know about. Counting such wake-ups as early
  * would make a nearly idle CPU vote for shallow states, the tick's period
@@ -44,7 +47,7 @@
  *    reach k's target residency, as a share of all periods. From the timer
  *    state downwards, the first candidate whose risk is within the
  *    tolerance is chosen; the first enabled state if none is.
- * 4. Tolerance: budget_risk_tolerance(). At pressure 0 a state may be
+ * 4. Tolerance: cpuidle_budget_risk_tolerance(). At pressure 0 a state may be
  *    chosen if at most 1/8 of recent periods would have been too short for
  *    it: shallow when in doubt, latency first. At full pressure, up to 1/2:
  *    when busy CPUs are held back by the package limit, the power a deeper
@@ -58,9 +61,19 @@
  *    stays, it will end the period before the next tick, so the state is
  *    limited to those whose target residency fits that time. A polling
  *    state never stops the tick.
+ * 6. Tick already stopped: the idle loop does not restart a stopped tick
+ *    for a shallow state, so nothing but an event or the next timer, which
+ *    can be seconds away, ends the period. A wrong shallow guess then costs
+ *    the whole sleep in a state that saves next to nothing, while a wrong
+ *    deep guess costs one exit latency. So with the tick stopped, a choice
+ *    whose target residency is below a tick period is replaced by the timer
+ *    state: the deepest the time to the next timer allows (and the latency
+ *    limit, which the timer state respects, still holds).
  *
  * The same history at pressure 0 gives the *unbiased* choice, reported in
- * the statistics and the trace so that the bias can be seen at work.
+ * the statistics and the trace so that the bias can be seen at work. It
+ * takes a second pass over the states, so it is computed only while
+ * someone looks: the tracepoint is on, or the bias_stats parameter is set.
  *
  * Skipping the timers
  *
@@ -69,12 +82,23 @@
  * that being wrong costs next to nothing (target residency below
  * BUDGET_CHEAP_RESIDENCY_NS, with a polling state to fall back on), the
  * timers cannot make the choice any deeper and are not consulted: the
- * state is entered with the tick left running, and the period's length
- * relative to its timer stays unknown (the history then files it by its
- * residency alone, as early).
+ * state is entered with the tick left running.
+ *
+ * Such a period's length relative to its timer stays unknown, so it cannot
+ * be classified, and it is not recorded at all. Filing it as early would
+ * feed the skip its own reason to skip: a CPU whose own timers end most
+ * periods short of a deep state's target, and the others long, would see
+ * every short one as an early wake-up and never look at the timers again,
+ * locked into a shallow state at low pressure. Instead every
+ * BUDGET_SKIP_MAX + 1-th selection in a row consults the timers whatever
+ * the history says, so the history keeps being fed with periods that can
+ * be classified, and it follows the workload at that fraction of the
+ * usual rate while skipping. With the tick already stopped there is no
+ * skipping (step 6: a wrong guess is not cheap then).
  */
 
 #include <kunit/visibility.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 
@@ -82,24 +106,26 @@
 
 /* Below this target residency a wrong guess is too cheap to look at timers. */
 #define BUDGET_CHEAP_RESIDENCY_NS	(15 * NSEC_PER_USEC)
+/* Selections in a row that may skip the timers before one must not. */
+#define BUDGET_SKIP_MAX			4
 
 /* Risk tolerance at pressure 0 and at full pressure, of BUDGET_WEIGHT_ONE. */
 #define BUDGET_RISK_MIN		(BUDGET_WEIGHT_ONE / 8)
 #define BUDGET_RISK_MAX		(BUDGET_WEIGHT_ONE / 2)
 
 /**
- * budget_risk_tolerance - share of early periods a state may be too deep for
+ * cpuidle_budget_risk_tolerance - share of early periods a state may be too deep for
  * @pressure: package power pressure, clamped to 0..BUDGET_PRESSURE_MAX
  *
  * Return: the tolerated share, in units of 1/BUDGET_WEIGHT_ONE.
  */
-unsigned int budget_risk_tolerance(unsigned int pressure)
+unsigned int cpuidle_budget_risk_tolerance(unsigned int pressure)
 {
 	pressure = min(pressure, BUDGET_PRESSURE_MAX);
 	return BUDGET_RISK_MIN +
 	       (BUDGET_RISK_MAX - BUDGET_RISK_MIN) * pressure / BUDGET_PRESSURE_MAX;
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_risk_tolerance);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_risk_tolerance);
 
 static bool budget_state_usable(struct cpuidle_driver *drv,
 				struct cpuidle_device *dev, int i,
@@ -167,10 +193,15 @@ static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	bool stop;
 	int limited;
 
+	/* Step 6; the timer state is usable, so deeper is never wrong here. */
+	if (in->tick_stopped) {
+		if (drv->states[*state].target_residency_ns < TICK_NSEC &&
+		    timer_state > *state)
+			*state = timer_state;
+		return !(drv->states[*state].flags & CPUIDLE_FLAG_POLLING);
+	}
 	if (drv->states[*state].flags & CPUIDLE_FLAG_POLLING)
 		return false;
-	if (in->tick_stopped)
-		return true;
 
 	stop = in->sleep_ns > in->tick_ns &&
 	       (*state == timer_state || pressure >= BUDGET_PRESSURE_MAX / 2);
@@ -183,7 +214,7 @@ static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 }
 
 /**
- * budget_select_state - choose an idle state and whether to stop the tick
+ * cpuidle_budget_select_state - choose an idle state and whether to stop the tick
  * @drv: the CPU's cpuidle driver
  * @dev: the CPU's cpuidle device (for the disabled states)
  * @hist: the CPU's idle history
@@ -193,7 +224,7 @@ static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
  * Pure: reads nothing but its arguments, so that every branch can be
  * tested with made-up states and histories.
  */
-void budget_select_state(struct cpuidle_driver *drv,
+void cpuidle_budget_select_state(struct cpuidle_driver *drv,
 			 struct cpuidle_device *dev,
 			 const struct budget_history *hist,
 			 const struct budget_input *in,
@@ -211,14 +242,14 @@ void budget_select_state(struct cpuidle_driver *drv,
 		unbiased = first;
 	} else {
 		state = budget_pick(drv, dev, hist, in, timer_state,
-				    budget_risk_tolerance(in->pressure));
+				    cpuidle_budget_risk_tolerance(in->pressure));
 		if (state < 0)
 			state = first;
 		unbiased = state;
 		/* Without pressure there is no bias: skip the second pass. */
-		if (in->pressure) {
+		if (in->pressure && in->want_unbiased) {
 			unbiased = budget_pick(drv, dev, hist, in, timer_state,
-					       budget_risk_tolerance(0));
+					       cpuidle_budget_risk_tolerance(0));
 			if (unbiased < 0)
 				unbiased = first;
 		}
@@ -227,7 +258,7 @@ void budget_select_state(struct cpuidle_driver *drv,
 	out->timer_state = timer_state;
 	out->stop_tick = budget_tick(drv, dev, in, timer_state, in->pressure,
 				     &state);
-	if (in->pressure)
+	if (in->pressure && in->want_unbiased)
 		budget_tick(drv, dev, in, timer_state, 0, &unbiased);
 	else
 		unbiased = state;
@@ -238,10 +269,10 @@ void budget_select_state(struct cpuidle_driver *drv,
 		out->predicted_ns = min(sleep_ns,
 					drv->states[state + 1].target_residency_ns);
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_select_state);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_select_state);
 
 /**
- * budget_select_without_timers - decide from the history alone, if cheap
+ * cpuidle_budget_select_without_timers - decide from the history alone, if cheap
  * @drv: the CPU's cpuidle driver
  * @dev: the CPU's cpuidle device
  * @hist: the CPU's idle history
@@ -251,7 +282,7 @@ EXPORT_SYMBOL_IF_KUNIT(budget_select_state);
  * Return: %true if the history limits the choice to a state shallow enough
  * that the timers need not be consulted (see "Skipping the timers").
  */
-bool budget_select_without_timers(struct cpuidle_driver *drv,
+bool cpuidle_budget_select_without_timers(struct cpuidle_driver *drv,
 				  struct cpuidle_device *dev,
 				  const struct budget_history *hist,
 				  const struct budget_input *in,
@@ -260,18 +291,19 @@ bool budget_select_without_timers(struct cpuidle_driver *drv,
 	int deepest = drv->state_count - 1;
 	int state, unbiased;
 
-	if (!hist->total || !(drv->states[0].flags & CPUIDLE_FLAG_POLLING))
+	if (!hist->total || !(drv->states[0].flags & CPUIDLE_FLAG_POLLING) ||
+	    in->tick_stopped || hist->skips >= BUDGET_SKIP_MAX)
 		return false;
 	state = budget_pick(drv, dev, hist, in, deepest,
-			    budget_risk_tolerance(in->pressure));
+			    cpuidle_budget_risk_tolerance(in->pressure));
 	if (state < 0 || state == deepest ||
 	    drv->states[state].target_residency_ns >= BUDGET_CHEAP_RESIDENCY_NS)
 		return false;
 
 	unbiased = state;
-	if (in->pressure) {
+	if (in->pressure && in->want_unbiased) {
 		unbiased = budget_pick(drv, dev, hist, in, deepest,
-				       budget_risk_tolerance(0));
+				       cpuidle_budget_risk_tolerance(0));
 		if (unbiased < 0)
 			unbiased = budget_first_enabled(drv, dev);
 	}
@@ -282,36 +314,69 @@ bool budget_select_without_timers(struct cpuidle_driver *drv,
 	out->stop_tick = false;
 	return true;
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_select_without_timers);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_select_without_timers);
 
 /**
- * budget_history_reset - forget all idle periods
+ * cpuidle_budget_history_reset - forget all idle periods
  * @hist: the history
  */
-void budget_history_reset(struct budget_history *hist)
+void cpuidle_budget_history_reset(struct budget_history *hist)
 {
 	memset(hist, 0, sizeof(*hist));
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_history_reset);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_history_reset);
 
 /**
- * budget_history_update - record how an idle period ended
- * @hist: the CPU's history; @hist->sleep_ns is the time to the timer the
- *	period was chosen for
+ * cpuidle_budget_history_selected - remember what a selection knew about its period
+ * @hist: the CPU's history
+ * @in: the selection's input (@in->sleep_ns is unused when the timers
+ *	were skipped)
+ * @out: the selection's outcome
+ *
+ * Called after every selection, before the state is entered, so that
+ * cpuidle_budget_history_update() can classify the period when it ends.
+ */
+void cpuidle_budget_history_selected(struct budget_history *hist,
+			     const struct budget_input *in,
+			     const struct budget_choice *out)
+{
+	hist->timers_skipped = out->timer_state < 0;
+	if (hist->timers_skipped) {
+		hist->sleep_ns = S64_MAX;
+		hist->skips++;
+	} else {
+		hist->sleep_ns = max_t(s64, in->sleep_ns, 0);
+		hist->skips = 0;
+	}
+	hist->tick_kept = !out->stop_tick && !in->tick_stopped;
+}
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_history_selected);
+
+/**
+ * cpuidle_budget_history_update - record how an idle period ended
+ * @hist: the CPU's history, as cpuidle_budget_history_selected() left it
  * @drv: the CPU's cpuidle driver (for the target residencies)
  * @residency_ns: how long the CPU actually stayed idle
- * @tick_wakeup: the period ended with the tick, which had been left running
+ * @end: BUDGET_END_* flags: how the period ended, when not by an event
+ *
+ * A period whose selection skipped the timers is not recorded (see
+ * "Skipping the timers").
  *
  * Return: %true if the period counted as early.
  */
-bool budget_history_update(struct budget_history *hist,
+bool cpuidle_budget_history_update(struct budget_history *hist,
 			   struct cpuidle_driver *drv,
-			   s64 residency_ns, bool tick_wakeup)
+			   s64 residency_ns, unsigned int end)
 {
-	/* Before 7/8 of the time to the timer; no overflow at S64_MAX. */
-	bool early = !(tick_wakeup && hist->tick_kept) &&
-		     residency_ns < hist->sleep_ns - hist->sleep_ns / 8;
+	bool early;
 	int i, bin = 0;
+
+	if (hist->timers_skipped)
+		return false;
+	/* Before 7/8 of the time to the timer; no overflow at S64_MAX. */
+	early = !(end & BUDGET_END_POLL_LIMIT) &&
+		!((end & BUDGET_END_TICK) && hist->tick_kept) &&
+		residency_ns < hist->sleep_ns - hist->sleep_ns / 8;
 
 	for (i = 0; i < drv->state_count; i++) {
 		hist->early[i] -= hist->early[i] >> BUDGET_DECAY_SHIFT;
@@ -324,4 +389,4 @@ bool budget_history_update(struct budget_history *hist,
 		hist->early[bin] += BUDGET_WEIGHT_ONE;
 	return early;
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_history_update);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_history_update);

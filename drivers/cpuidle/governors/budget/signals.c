@@ -12,11 +12,36 @@
  * One deferrable delayed work per package reads the signals every
  * sample_period_ms from process context, where MSR reads through IPIs are
  * allowed, computes the pressure and publishes it with WRITE_ONCE(). The
- * idle path only READ_ONCE()s it. Being deferrable, the work does not wake
- * an idle CPU: a fully idle package is not sampled, and its pressure is
- * whatever it was when it went idle, which does not matter while nothing
- * runs there. Sampling runs only while budget is the governor of at least
- * one CPU: a kernel that has the governor but uses another pays nothing.
+ * idle path only READ_ONCE()s it. Sampling runs only while budget is the
+ * governor of at least one CPU: a kernel that has the governor but uses
+ * another pays nothing.
+ *
+ * The work belongs to its package: it is queued on an online CPU of the
+ * package (queue_delayed_work_on()), and every sample re-arms it on the
+ * package's busiest CPU of the window just measured, whose tick is the
+ * most likely to be running when the deferrable timer expires. A deferrable
+ * timer does not wake an idle CPU, and timer migration does not expire
+ * deferrable timers of idle CPUs, so the work also runs late when that CPU
+ * went idle while another CPU of the package stayed busy. The idle path
+ * closes that gap: when a CPU of the package wakes up (->reflect()) and the
+ * package's last sample is more than two periods old, it moves the work to
+ * itself, due now (cpuidle_budget_signals_poke()). Every selection follows a
+ * wake-up, so the pressure a selection reads is at most about two periods
+ * old, while a fully idle package is not sampled at all.
+ *
+ * CPU hotplug: when the CPU the work is bound to goes offline, the work
+ * moves to another online CPU of the package; when the package's last CPU
+ * goes, it stops, with pressure 0; when a CPU of an empty package comes
+ * back, sampling resumes there.
+ *
+ * Baselines: every sample takes differences against the previous one (the
+ * source's counters, each CPU's idle time). After a gap (the first sample
+ * after budget becomes the governor again, a package coming back online,
+ * a change of source) the previous values are from before the gap, and a
+ * window spanning it would report whatever happened while nobody looked,
+ * an offline CPU's missing idle time as busy time among it. So the first
+ * sample after a gap only takes new baselines and publishes pressure 0;
+ * the next one measures a normal window.
  *
  * Sources (module parameter "signals")
  *
@@ -43,7 +68,7 @@
  * arch_freq_scale counts as known once any CPU reported a scale below the
  * maximum: without frequency invariance the scale stays at the maximum.
  *
- * Pressure (budget_pressure_from_sample())
+ * Pressure (cpuidle_budget_pressure_from_sample())
  *
  * - limit: 0 below 85% of the power limit, rising linearly to the maximum
  *   at the limit (85%: RAPL averages over a window, so a package that
@@ -53,9 +78,13 @@
  * - the larger of the two, scaled by the busy CPUs' frequency headroom
  *   when it is known: half at no headroom (the limit is near but does not
  *   hold them back yet), full from 1/8 below maximum frequency on;
- * - with no power information at all but a known frequency, twice the
- *   headroom: busy CPUs running far below their maximum are what a power
- *   limit looks like from the inside;
+ * - with no power limit known and no throttling: 0. Busy CPUs running
+ *   below their maximum frequency on a package without a known limit are
+ *   as likely held there by schedutil, EPP, a thermal cap or
+ *   scaling_max_freq as by power, and none of those is helped by deeper
+ *   idle elsewhere. Only with the headroom_pressure parameter set does
+ *   such a package get twice the headroom as its pressure (for parts
+ *   whose power limit is invisible to the source, see msr.c);
  * - 0 when no CPU of the package is busy: nothing would use the budget.
  *
  * Override (debugfs, for tests)
@@ -91,6 +120,7 @@
 #include <linux/workqueue.h>
 
 #include "budget.h"
+#include "trace.h"
 
 /* Samples in a row without energy counter progress before giving up. */
 #define BUDGET_STUCK_SAMPLES	64
@@ -112,7 +142,7 @@ static const char * const budget_source_names[] = {
 };
 
 /**
- * budget_uint_param_set - set an unsigned int parameter within a range
+ * cpuidle_budget_uint_param_set - set an unsigned int parameter within a range
  * @val: the text written
  * @kp: the parameter
  * @min: smallest value allowed
@@ -120,7 +150,7 @@ static const char * const budget_source_names[] = {
  *
  * Return: 0, or -EINVAL (and the parameter unchanged) for a bad value.
  */
-int budget_uint_param_set(const char *val, const struct kernel_param *kp,
+int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
 			  unsigned int min, unsigned int max)
 {
 	unsigned int v;
@@ -160,7 +190,7 @@ static unsigned int budget_period_ms = 4;
 
 static int budget_period_set(const char *val, const struct kernel_param *kp)
 {
-	return budget_uint_param_set(val, kp, 1, 1000);
+	return cpuidle_budget_uint_param_set(val, kp, 1, 1000);
 }
 
 static const struct kernel_param_ops budget_period_ops = {
@@ -174,27 +204,39 @@ static bool budget_allow_override;
 module_param_named(allow_override, budget_allow_override, bool, 0444);
 MODULE_PARM_DESC(allow_override, "Allow root to override the power signals through debugfs (default: N)");
 
+static bool budget_headroom_pressure;
+module_param_named(headroom_pressure, budget_headroom_pressure, bool, 0644);
+MODULE_PARM_DESC(headroom_pressure,
+		 "Without a known power limit, take busy CPUs' frequency headroom as pressure (default: N)");
+
 /**
  * struct budget_pkg - one package's sampler
  * @id: logical package id
+ * @cpu: the online CPU of the package the work is queued on, -1 while the
+ *	package has none
  * @work: the sampling work
  * @pressure: published pressure, read by the idle path
+ * @last_jiffies: when the work last ran or was poked (cpuidle_budget_signals_poke())
+ * @rebase: take new baselines at the next sample (set from outside the work)
  * @src: power source in use, NULL for none
  * @last: the last sample (for debugfs)
  * @prev: the source's reading at the previous sample
  * @prev_us: time of the previous sample
- * @have_prev: @prev and @prev_us are valid
+ * @have_prev: @prev, @prev_us and the CPUs' idle baselines are valid
  * @stuck_samples: consecutive samples without energy counter progress
  * @samples: samples taken
  * @busy_ns: total time spent sampling (the sampler's own overhead)
  *
- * @src and @prev change under budget_source_lock, which the work holds
- * while it reads.
+ * @cpu, @src and @prev change under budget_source_lock, which the work
+ * holds while it reads; @cpu changes only with CPU hotplug held off too.
  */
 struct budget_pkg {
 	unsigned int id;
+	int cpu;
 	struct delayed_work work;
 	unsigned int pressure;
+	unsigned long last_jiffies;
+	bool rebase;
 	const struct cpuidle_budget_source *src;
 	struct budget_sample last;
 	struct cpuidle_budget_reading prev;
@@ -208,6 +250,7 @@ struct budget_pkg {
 static struct budget_pkg *budget_pkgs;
 static unsigned int budget_npkgs;
 static bool budget_freq_known;
+static enum cpuhp_state budget_cpuhp_state;
 /* CPUs whose current governor is budget: sampling runs while non-zero. */
 static atomic_t budget_enabled_cpus = ATOMIC_INIT(0);
 
@@ -224,13 +267,13 @@ static bool budget_override_active;
 /* Pure arithmetic, exported to the KUnit suite. */
 
 /**
- * budget_power_mw - average power from an energy difference
+ * cpuidle_budget_power_mw - average power from an energy difference
  * @delta_uj: energy used over the window, in microjoules
  * @window_us: length of the window
  *
  * Return: average power in mW, saturated at U32_MAX; 0 for an empty window.
  */
-u32 budget_power_mw(u64 delta_uj, u64 window_us)
+u32 cpuidle_budget_power_mw(u64 delta_uj, u64 window_us)
 {
 	if (!window_us)
 		return 0;
@@ -239,10 +282,10 @@ u32 budget_power_mw(u64 delta_uj, u64 window_us)
 	/* uJ per ms is mW. */
 	return min_t(u64, div64_u64(delta_uj * 1000, window_us), U32_MAX);
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_power_mw);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_power_mw);
 
 /**
- * budget_sample_from_readings - a window's signals from two readings
+ * cpuidle_budget_sample_from_readings - a window's signals from two readings
  * @prev: the reading at the start of the window
  * @now: the reading at its end
  * @window_us: the time between them
@@ -251,14 +294,14 @@ EXPORT_SYMBOL_IF_KUNIT(budget_power_mw);
  * Differences are taken only of fields both readings have; a counter that
  * went backwards (a source restarted) gives no figure for this window.
  */
-void budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
+void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
 				 const struct cpuidle_budget_reading *now,
 				 u64 window_us, struct budget_sample *s)
 {
 	unsigned int both = prev->valid & now->valid;
 
 	if ((both & CPUIDLE_BUDGET_HAS_ENERGY) && now->energy_uj >= prev->energy_uj)
-		s->power_mw = budget_power_mw(now->energy_uj - prev->energy_uj, window_us);
+		s->power_mw = cpuidle_budget_power_mw(now->energy_uj - prev->energy_uj, window_us);
 	if (now->valid & CPUIDLE_BUDGET_HAS_LIMIT)
 		s->limit_mw = now->limit_mw;
 	if ((both & CPUIDLE_BUDGET_HAS_THROTTLE) && window_us &&
@@ -270,17 +313,17 @@ void budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
 	if (now->valid & CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE)
 		s->limit_notified = now->limit_active;
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_sample_from_readings);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_sample_from_readings);
 
 #define BUDGET_LIMIT_RAMP_START	870	/* 85% of the limit, of 1024 */
 
 /**
- * budget_pressure_from_sample - the pressure a sample means
+ * cpuidle_budget_pressure_from_sample - the pressure a sample means
  * @s: the sample
  *
  * Return: pressure, 0..BUDGET_PRESSURE_MAX (see the comment at the top).
  */
-unsigned int budget_pressure_from_sample(const struct budget_sample *s)
+unsigned int cpuidle_budget_pressure_from_sample(const struct budget_sample *s)
 {
 	unsigned int limit = 0, throttle, headroom, p;
 	u64 ratio;
@@ -304,21 +347,22 @@ unsigned int budget_pressure_from_sample(const struct budget_sample *s)
 	if (!s->freq_known)
 		return p;
 	if (!s->limit_mw && !p)
-		return min(2 * headroom, BUDGET_PRESSURE_MAX);
+		return s->headroom_alone ? min(2 * headroom, BUDGET_PRESSURE_MAX) : 0;
 	/* Half at no headroom, full from 1/8 (128 of 1024) on. */
 	return p * (BUDGET_PRESSURE_MAX / 2 + min(4 * headroom, BUDGET_PRESSURE_MAX / 2)) /
 	       BUDGET_PRESSURE_MAX;
 }
-EXPORT_SYMBOL_IF_KUNIT(budget_pressure_from_sample);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_pressure_from_sample);
 
 /* The sampler. */
 
-static int budget_pkg_cpu(struct budget_pkg *pkg)
+/* An online CPU of @pkg other than @except; -1 if there is none. */
+static int budget_pkg_online_cpu(struct budget_pkg *pkg, int except)
 {
 	int cpu;
 
 	for_each_online_cpu(cpu) {
-		if (topology_logical_package_id(cpu) == pkg->id)
+		if (cpu != except && topology_logical_package_id(cpu) == pkg->id)
 			return cpu;
 	}
 	return -1;
@@ -361,18 +405,32 @@ static void budget_read_source(struct budget_pkg *pkg, int cpu, u64 window_us,
 		} else {
 			pkg->stuck_samples = 0;
 		}
-		budget_sample_from_readings(&pkg->prev, &now, window_us, s);
+		cpuidle_budget_sample_from_readings(&pkg->prev, &now, window_us, s);
 	}
 	pkg->prev = now;
 }
 
-/* Busy CPUs of the package and how far below maximum frequency they ran. */
-static void budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s)
+/* Take @cpu's idle time baseline; the next window of @cpu starts now. */
+static void budget_cpu_baseline(int cpu)
+{
+	u64 wall, idle = get_cpu_idle_time_us(cpu, &wall);
+
+	per_cpu(budget_prev_idle_us, cpu) = idle;
+	per_cpu(budget_prev_wall_us, cpu) = wall;
+}
+
+/*
+ * Busy CPUs of the package and how far below maximum frequency they ran;
+ * returns the package's busiest CPU of the window (the least idle), -1 if
+ * none could be measured. With @baseline, only new baselines are taken.
+ */
+static int budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s,
+			    bool baseline)
 {
 	unsigned int (*freq_scale)(int cpu) = pkg->src ? pkg->src->freq_scale : NULL;
 	unsigned long scale_sum = 0;
-	u64 idle, wall, idle_delta, wall_delta;
-	int cpu;
+	u64 idle, wall, idle_delta, wall_delta, least_idle = U64_MAX;
+	int cpu, busiest = -1;
 
 	for_each_online_cpu(cpu) {
 		if (topology_logical_package_id(cpu) != pkg->id)
@@ -384,7 +442,13 @@ static void budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s)
 		wall_delta = wall - per_cpu(budget_prev_wall_us, cpu);
 		per_cpu(budget_prev_idle_us, cpu) = idle;
 		per_cpu(budget_prev_wall_us, cpu) = wall;
-		if (!wall_delta || 2 * idle_delta >= wall_delta)
+		if (baseline || !wall_delta)
+			continue;
+		if (idle_delta < least_idle) {
+			least_idle = idle_delta;
+			busiest = cpu;
+		}
+		if (2 * idle_delta >= wall_delta)
 			continue;
 		s->busy_cpus++;
 		scale_sum += min_t(unsigned long,
@@ -392,13 +456,27 @@ static void budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s)
 				   SCHED_CAPACITY_SCALE);
 	}
 	if (!s->busy_cpus)
-		return;
+		return busiest;
 	scale_sum /= s->busy_cpus;
 	if (freq_scale || scale_sum < SCHED_CAPACITY_SCALE)
 		budget_freq_known = true;
 	s->freq_known = budget_freq_known;
 	s->headroom = (SCHED_CAPACITY_SCALE - scale_sum) * BUDGET_PRESSURE_MAX /
 		      SCHED_CAPACITY_SCALE;
+	return busiest;
+}
+
+/* Forget the previous sample: the next one only takes baselines. */
+static void budget_pkg_forget(struct budget_pkg *pkg)
+{
+	pkg->have_prev = false;
+	pkg->stuck_samples = 0;
+	pkg->prev = (struct cpuidle_budget_reading) {};
+}
+
+static unsigned long budget_period_jiffies(void)
+{
+	return msecs_to_jiffies(READ_ONCE(budget_period_ms));
 }
 
 static void budget_sample_work(struct work_struct *work)
@@ -407,24 +485,29 @@ static void budget_sample_work(struct work_struct *work)
 					      struct budget_pkg, work);
 	struct budget_sample s = {};
 	u64 now_us, window_us, start = local_clock();
-	int cpu;
+	bool baseline;
+	int busiest;
 
 	cpus_read_lock();
 	mutex_lock(&budget_source_lock);
+	WRITE_ONCE(pkg->last_jiffies, jiffies);
+	if (xchg(&pkg->rebase, false))
+		budget_pkg_forget(pkg);
+	baseline = !pkg->have_prev;
 	now_us = ktime_to_us(ktime_get());
 	window_us = now_us - pkg->prev_us;
-	cpu = budget_pkg_cpu(pkg);
-	if (cpu >= 0) {
-		budget_read_source(pkg, cpu, window_us, &s);
-		budget_read_cpus(pkg, &s);
+	if (pkg->cpu >= 0) {
+		budget_read_source(pkg, pkg->cpu, window_us, &s);
+		busiest = budget_read_cpus(pkg, &s, baseline);
+		if (busiest >= 0)
+			pkg->cpu = busiest;
 	}
 	pkg->prev_us = now_us;
-	pkg->have_prev = true;
-	mutex_unlock(&budget_source_lock);
-	cpus_read_unlock();
+	pkg->have_prev = pkg->cpu >= 0;
+	s.headroom_alone = READ_ONCE(budget_headroom_pressure);
 
 	/* allow_override is fixed at load: without it there is none. */
-	if (budget_allow_override) {
+	if (budget_allow_override && !baseline) {
 		spin_lock(&budget_override_lock);
 		if (budget_override_active)
 			s = budget_override;
@@ -433,23 +516,29 @@ static void budget_sample_work(struct work_struct *work)
 
 	pkg->last = s;
 	pkg->samples++;
-	WRITE_ONCE(pkg->pressure, budget_pressure_from_sample(&s));
-	WRITE_ONCE(pkg->busy_ns, pkg->busy_ns + local_clock() - start);
+	/* A baseline sample measured nothing: it publishes no pressure. */
+	WRITE_ONCE(pkg->pressure, baseline ? 0 : cpuidle_budget_pressure_from_sample(&s));
+	trace_cpuidle_budget_sample(pkg->id, pkg->cpu, baseline ? 0 : window_us,
+				    &s, READ_ONCE(pkg->pressure));
 
-	if (atomic_read(&budget_enabled_cpus))
-		queue_delayed_work(system_power_efficient_wq, &pkg->work,
-				   msecs_to_jiffies(READ_ONCE(budget_period_ms)));
+	/* Under the hotplug lock: pkg->cpu is online. */
+	if (atomic_read(&budget_enabled_cpus) && pkg->cpu >= 0)
+		queue_delayed_work_on(pkg->cpu, system_power_efficient_wq, &pkg->work,
+				      budget_period_jiffies());
 	else
 		WRITE_ONCE(pkg->pressure, 0);
+	mutex_unlock(&budget_source_lock);
+	cpus_read_unlock();
+	WRITE_ONCE(pkg->busy_ns, pkg->busy_ns + local_clock() - start);
 }
 
 /**
- * budget_pressure - the pressure of a CPU's package, for the idle path
+ * cpuidle_budget_pressure - the pressure of a CPU's package, for the idle path
  * @cpu: the CPU
  *
  * Return: the last published pressure; 0 before the first sample.
  */
-unsigned int budget_pressure(unsigned int cpu)
+unsigned int cpuidle_budget_pressure(unsigned int cpu)
 {
 	unsigned int id = topology_logical_package_id(cpu);
 
@@ -459,41 +548,71 @@ unsigned int budget_pressure(unsigned int cpu)
 }
 
 /**
- * budget_signals_start - a CPU switched to the budget governor
+ * cpuidle_budget_signals_start - a CPU switched to the budget governor
  *
- * The first one starts the sampling. Only queues work: callable with CPU
- * hotplug and the cpuidle lock held.
+ * The first one starts the sampling, from fresh baselines: the previous
+ * samples may be from before another governor ran. Only queues work:
+ * callable with CPU hotplug and the cpuidle lock held. The work moves to
+ * its package's CPU at its first run.
  */
-void budget_signals_start(void)
+void cpuidle_budget_signals_start(void)
 {
 	unsigned int i;
 
 	if (atomic_inc_return(&budget_enabled_cpus) != 1)
 		return;
-	for (i = 0; i < budget_npkgs; i++)
+	for (i = 0; i < budget_npkgs; i++) {
+		WRITE_ONCE(budget_pkgs[i].rebase, true);
 		queue_delayed_work(system_power_efficient_wq, &budget_pkgs[i].work, 0);
+	}
 }
 
 /**
- * budget_signals_stop - a CPU switched away from the budget governor
+ * cpuidle_budget_signals_stop - a CPU switched away from the budget governor
  *
  * After the last one, each package's work runs once more, publishes
  * pressure 0 and stops.
  */
-void budget_signals_stop(void)
+void cpuidle_budget_signals_stop(void)
 {
 	atomic_dec(&budget_enabled_cpus);
+}
+
+/**
+ * cpuidle_budget_signals_poke - a CPU of a package woke up (the idle path)
+ * @cpu: the CPU, the current one
+ *
+ * If the package's last sample is more than two periods old (its work is
+ * bound to a CPU that went idle, see "Sampling"), run the work now on
+ * @cpu, which is awake. One CPU of the package wins the poke; the others
+ * see the updated time. Callable with preemption disabled.
+ */
+void cpuidle_budget_signals_poke(unsigned int cpu)
+{
+	unsigned int id = topology_logical_package_id(cpu);
+	unsigned long last, now = jiffies;
+	struct budget_pkg *pkg;
+
+	if (!budget_pkgs || id >= budget_npkgs || !atomic_read(&budget_enabled_cpus))
+		return;
+	pkg = &budget_pkgs[id];
+	last = READ_ONCE(pkg->last_jiffies);
+	if (time_before_eq(now, last + 2 * budget_period_jiffies()))
+		return;
+	if (cmpxchg(&pkg->last_jiffies, last, now) != last)
+		return;
+	mod_delayed_work_on(cpu, system_power_efficient_wq, &pkg->work, 0);
 }
 
 static const struct cpuidle_budget_source *budget_wanted_source(void)
 {
 	switch (budget_signals_param) {
 	case BUDGET_SRC_AUTO:
-		return budget_platform_source ?: budget_msr_default_source();
+		return budget_platform_source ?: cpuidle_budget_msr_default_source();
 	case BUDGET_SRC_RAPL:
-		return &budget_rapl_source;
+		return &cpuidle_budget_rapl_source;
 	case BUDGET_SRC_AMD:
-		return &budget_amd_source;
+		return &cpuidle_budget_amd_source;
 	case BUDGET_SRC_PLATFORM:
 		return budget_platform_source;
 	default:
@@ -514,15 +633,12 @@ static void budget_choose_sources(void)
 
 	for (i = 0; i < budget_npkgs; i++) {
 		struct budget_pkg *pkg = &budget_pkgs[i];
-		int cpu = budget_pkg_cpu(pkg);
 
 		pkg->src = src;
-		pkg->have_prev = false;
-		pkg->stuck_samples = 0;
-		pkg->prev = (struct cpuidle_budget_reading) {};
+		budget_pkg_forget(pkg);
 		ret = 0;
 		if (src && src->probe)
-			ret = cpu < 0 ? -ENODEV : src->probe(i, cpu);
+			ret = pkg->cpu < 0 ? -ENODEV : src->probe(i, pkg->cpu);
 		if (ret) {
 			budget_source_failed(pkg, "probing the source failed", ret);
 			continue;
@@ -587,44 +703,111 @@ void cpuidle_budget_unregister_source(const struct cpuidle_budget_source *src)
 }
 EXPORT_SYMBOL_GPL(cpuidle_budget_unregister_source);
 
-int budget_signals_init(void)
+/*
+ * CPU hotplug (CPUHP_AP_ONLINE_DYN, on the CPU coming or going, with the
+ * hotplug lock held for write: no sample is running, and none will until
+ * the operation is over). Neither callback waits for the work.
+ */
+static int budget_cpu_online(unsigned int cpu)
+{
+	unsigned int id = topology_logical_package_id(cpu);
+	struct budget_pkg *pkg;
+
+	if (id >= budget_npkgs)
+		return 0;
+	pkg = &budget_pkgs[id];
+	mutex_lock(&budget_source_lock);
+	/* Its idle time stood still while it was offline. */
+	budget_cpu_baseline(cpu);
+	if (pkg->cpu < 0) {
+		/* The package is back: its counters ran on without us. */
+		pkg->cpu = cpu;
+		budget_pkg_forget(pkg);
+		if (pkg->src && pkg->src->probe && pkg->src->probe(id, cpu))
+			budget_source_failed(pkg, "probing the source failed", -ENODEV);
+		if (atomic_read(&budget_enabled_cpus))
+			mod_delayed_work_on(cpu, system_power_efficient_wq, &pkg->work, 0);
+	}
+	mutex_unlock(&budget_source_lock);
+	return 0;
+}
+
+static int budget_cpu_offline(unsigned int cpu)
+{
+	unsigned int id = topology_logical_package_id(cpu);
+	struct budget_pkg *pkg;
+
+	if (id >= budget_npkgs)
+		return 0;
+	pkg = &budget_pkgs[id];
+	mutex_lock(&budget_source_lock);
+	if (pkg->cpu == cpu) {
+		pkg->cpu = budget_pkg_online_cpu(pkg, cpu);
+		if (pkg->cpu < 0)
+			WRITE_ONCE(pkg->pressure, 0);
+		else if (atomic_read(&budget_enabled_cpus))
+			mod_delayed_work_on(pkg->cpu, system_power_efficient_wq,
+					    &pkg->work, 0);
+	}
+	mutex_unlock(&budget_source_lock);
+	return 0;
+}
+
+int cpuidle_budget_signals_init(void)
 {
 	unsigned int i, npkgs = topology_max_packages();
 	int ret;
 
-	ret = budget_msr_init(npkgs);
+	ret = cpuidle_budget_msr_init(npkgs);
 	if (ret)
 		return ret;
 	budget_pkgs = kcalloc(npkgs, sizeof(*budget_pkgs), GFP_KERNEL);
 	if (!budget_pkgs) {
-		budget_msr_exit();
+		cpuidle_budget_msr_exit();
 		return -ENOMEM;
 	}
 	for (i = 0; i < npkgs; i++) {
 		budget_pkgs[i].id = i;
+		budget_pkgs[i].cpu = -1;
 		INIT_DEFERRABLE_WORK(&budget_pkgs[i].work, budget_sample_work);
 	}
 
 	cpus_read_lock();
 	mutex_lock(&budget_source_lock);
 	budget_npkgs = npkgs;
+	for (i = 0; i < npkgs; i++)
+		budget_pkgs[i].cpu = budget_pkg_online_cpu(&budget_pkgs[i], -1);
 	budget_choose_sources();
 	mutex_unlock(&budget_source_lock);
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+						   "cpuidle/budget:online",
+						   budget_cpu_online,
+						   budget_cpu_offline);
 	cpus_read_unlock();
+	if (ret < 0) {
+		budget_npkgs = 0;
+		kfree(budget_pkgs);
+		budget_pkgs = NULL;
+		cpuidle_budget_msr_exit();
+		return ret;
+	}
+	budget_cpuhp_state = ret;
 	return 0;
 }
 
 /* Called once no CPU uses the governor any more. */
-void budget_signals_exit(void)
+void cpuidle_budget_signals_exit(void)
 {
 	unsigned int i;
 
+	/* First the callbacks that could queue the work again. */
+	cpuhp_remove_state_nocalls(budget_cpuhp_state);
 	for (i = 0; i < budget_npkgs; i++)
 		cancel_delayed_work_sync(&budget_pkgs[i].work);
 	budget_npkgs = 0;
 	kfree(budget_pkgs);
 	budget_pkgs = NULL;
-	budget_msr_exit();
+	cpuidle_budget_msr_exit();
 }
 
 /* debugfs: per-package state, and the override. */
@@ -634,13 +817,13 @@ static int budget_packages_show(struct seq_file *m, void *unused)
 	unsigned int i;
 
 	mutex_lock(&budget_source_lock);
-	seq_puts(m, "package source pressure power_mw limit_mw throttle limit_notified busy_cpus headroom freq_known samples sampler_ns\n");
+	seq_puts(m, "package cpu source pressure power_mw limit_mw throttle limit_notified busy_cpus headroom freq_known samples sampler_ns\n");
 	for (i = 0; i < budget_npkgs; i++) {
 		struct budget_pkg *pkg = &budget_pkgs[i];
 		struct budget_sample s = pkg->last;
 
-		seq_printf(m, "%u %s %u %u %u %u %d %u %u %d %llu %llu\n", i,
-			   READ_ONCE(budget_override_active) ? "override" :
+		seq_printf(m, "%u %d %s %u %u %u %u %d %u %u %d %llu %llu\n", i,
+			   pkg->cpu, READ_ONCE(budget_override_active) ? "override" :
 			   budget_src_name(pkg->src),
 			   READ_ONCE(pkg->pressure), s.power_mw, s.limit_mw,
 			   s.throttle, s.limit_notified, s.busy_cpus, s.headroom,
@@ -759,7 +942,7 @@ static const struct file_operations budget_override_fops = {
 	.release = single_release,
 };
 
-void budget_signals_debugfs(struct dentry *dir)
+void cpuidle_budget_signals_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("packages", 0444, dir, NULL, &budget_packages_fops);
 	debugfs_create_file("override", 0600, dir, NULL, &budget_override_fops);

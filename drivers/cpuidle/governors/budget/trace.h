@@ -11,7 +11,14 @@
 
 #include <linux/tracepoint.h>
 
-TRACE_EVENT(select,
+#include "budget.h"
+
+/*
+ * Event names carry the governor's prefix: CREATE_TRACE_POINTS makes
+ * global symbols of them (__tracepoint_<name>), which a built-in governor
+ * shares with the rest of the kernel.
+ */
+TRACE_EVENT(cpuidle_budget_select,
 	    TP_PROTO(int cpu, s64 predicted_ns, s64 sleep_ns,
 		     unsigned int pressure, int state, int unbiased,
 		     bool stop_tick),
@@ -35,6 +42,35 @@ TRACE_EVENT(select,
 		      __entry->cpu, __entry->predicted_ns, __entry->sleep_ns,
 		      __entry->pressure, __entry->state, __entry->unbiased,
 		      __entry->stop_tick)
+);
+
+/*
+ * One per package sample: where it ran, the window it measured (0 for a
+ * sample that only took baselines after a gap) and the pressure it
+ * published.
+ */
+TRACE_EVENT(cpuidle_budget_sample,
+	    TP_PROTO(unsigned int pkg, int cpu, u64 window_us,
+		     const struct budget_sample *s, unsigned int pressure),
+	    TP_ARGS(pkg, cpu, window_us, s, pressure),
+	    TP_STRUCT__entry(__field(unsigned int, pkg)
+			     __field(int, cpu)
+			     __field(u64, window_us)
+			     __field(u32, power_mw)
+			     __field(u32, limit_mw)
+			     __field(u32, busy_cpus)
+			     __field(unsigned int, pressure)),
+	    TP_fast_assign(__entry->pkg = pkg;
+			   __entry->cpu = cpu;
+			   __entry->window_us = window_us;
+			   __entry->power_mw = s->power_mw;
+			   __entry->limit_mw = s->limit_mw;
+			   __entry->busy_cpus = s->busy_cpus;
+			   __entry->pressure = pressure;),
+	    TP_printk("pkg=%u cpu=%d window_us=%llu power_mw=%u limit_mw=%u busy_cpus=%u pressure=%u",
+		      __entry->pkg, __entry->cpu, __entry->window_us,
+		      __entry->power_mw, __entry->limit_mw, __entry->busy_cpus,
+		      __entry->pressure)
 );
 
 #endif /* _CPUIDLE_BUDGET_TRACE_H */

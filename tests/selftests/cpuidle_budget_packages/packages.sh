@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The sampler on a two-package machine (a guest booted with -smp
+# 4,sockets=2: CPUs 0-1 are package 0, CPUs 2-3 package 1).
+#
+# - Loading the governor probes both packages' sources, and sampling reads
+#   them, from a CPU of the other package too: with
+#   CONFIG_DEBUG_ATOMIC_SLEEP a read that may sleep under preemption off
+#   splats, and the runner fails the run on the splat.
+# - Each package is sampled from one of its own CPUs: package 1 keeps being
+#   sampled while it is busy and the CPU that wrote current_governor
+#   (CPU 1) idles, and after that CPU goes offline.
+# - The sample's busy CPU count follows each package's own load.
+# - A package whose CPUs all go offline stops being sampled; when one comes
+#   back, sampling resumes there, from fresh baselines.
+# - After budget was not the governor for a while, the first sample only
+#   takes baselines: no window spans the gap, no pressure comes of it.
+
+DIR=$(dirname "$0")
+. "$DIR/../cpuidle_budget/lib.sh"
+
+PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
+TRACE=/sys/kernel/tracing
+SAMPLE_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_sample
+# The default sampling period (sample_period_ms) and how long each
+# measurement runs: 2 s is 500 periods; at least a fifth must be sampled.
+PERIOD_MS=4
+MEASURE_S=2
+MIN_SAMPLES=$((MEASURE_S * 1000 / PERIOD_MS / 5))
+
+ktap_print_header
+ktap_set_plan 8
+require_cpuidle_driver
+selftest_setup
+# This script runs on CPU 0 so that CPU 1, the writer, stays idle.
+taskset -pc 0 $$ >/dev/null
+
+cpu_online() {
+	echo "$2" >"/sys/devices/system/cpu/cpu$1/online"
+}
+
+# pkg_field PACKAGE COLUMN: a column of the packages file (see the
+# header line it prints: 2 cpu, 4 pressure, 9 busy_cpus, 12 samples).
+pkg_field() {
+	awk -v p="$1" -v c="$2" 'NR > 1 && $1 == p { print $c }' "$PACKAGES"
+}
+
+restore() {
+	local c
+	kill "$BUSY" 2>/dev/null
+	for c in 1 2 3; do cpu_online $c 1 2>/dev/null; done
+	echo 0 >"$SAMPLE_EVENT/enable" 2>/dev/null
+	selftest_restore
+}
+trap restore EXIT
+
+two_packages() {
+	local c want
+	for c in 0 1 2 3; do
+		want=$((c / 2))
+		[ "$(cat /sys/devices/system/cpu/cpu$c/topology/physical_package_id)" = $want ] ||
+			return 1
+	done
+	grep -q '^CONFIG_DEBUG_ATOMIC_SLEEP=y' <(zcat /proc/config.gz)
+}
+ktap_test_result "the guest has two packages (CPUs 0-1, 2-3) and atomic-sleep checks" two_packages
+
+# Loaded and made current from CPU 1: the old sampler queued every
+# package's work there.
+set_governor menu
+rmmod "$MODULE" 2>/dev/null
+taskset -c 1 modprobe "$MODULE" || ktap_exit_fail_msg "modprobe $MODULE"
+taskset -c 1 bash -c "printf budget >$GOV_FILE" || ktap_exit_fail_msg "cannot select budget"
+
+bound_to_own_package() {
+	local p cpu
+	sleep 0.2
+	[ "$(awk 'NR > 1' "$PACKAGES" | wc -l)" = 2 ] || return 1
+	for p in 0 1; do
+		cpu=$(pkg_field $p 2)
+		ktap_print_msg "package $p: sampled on CPU $cpu, $(pkg_field $p 12) samples"
+		[ -n "$cpu" ] && [ "$cpu" -ge 0 ] || return 1
+		[ "$(cat /sys/devices/system/cpu/cpu"$cpu"/topology/physical_package_id)" = "$p" ] ||
+			return 1
+		[ "$(pkg_field $p 12)" -gt 0 ] || return 1
+	done
+}
+ktap_test_result "each package is sampled on a CPU of its own" bound_to_own_package
+
+# A CPU-bound loop on CPU 3 (package 1); CPU 1 idles, this script sleeps.
+taskset -c 3 bash -c 'while :; do :; done' &
+BUSY=$!
+sleep 0.5
+
+# samples_rise PACKAGE: its sample count grows by MIN_SAMPLES in MEASURE_S.
+samples_rise() {
+	local s0 s1
+	s0=$(pkg_field "$1" 12)
+	sleep "$MEASURE_S"
+	s1=$(pkg_field "$1" 12)
+	ktap_print_msg "package $1: $((s1 - s0)) samples in ${MEASURE_S} s (at least $MIN_SAMPLES), on CPU $(pkg_field "$1" 2), busy CPUs $(pkg_field "$1" 9)"
+	[ -n "$s0" ] && [ -n "$s1" ] && [ "$s1" -ge $((s0 + MIN_SAMPLES)) ]
+}
+ktap_test_result "busy package 1 is sampled while the writer CPU 1 idles" samples_rise 1
+
+offline_writer() {
+	cpu_online 1 0 || return 1
+	[ "$(pkg_field 0 2)" = 0 ] || return 1
+	samples_rise 1 && [ "$(pkg_field 1 9)" -ge 1 ]
+}
+ktap_test_result "after CPU 1 goes offline package 1 is still sampled, and busy" offline_writer
+
+# Package 0 runs nothing but this sleeping script: no busy CPU there.
+load_follows() {
+	local idle0 busy1
+	idle0=$(pkg_field 0 9)
+	busy1=$(pkg_field 1 9)
+	kill "$BUSY" && wait "$BUSY" 2>/dev/null
+	sleep 0.5
+	ktap_print_msg "loaded: package 0 busy $idle0, package 1 busy $busy1; unloaded: package 1 busy $(pkg_field 1 9)"
+	[ "$idle0" = 0 ] && [ "$busy1" -ge 1 ] && [ "$(pkg_field 1 9)" = 0 ]
+}
+ktap_test_result "each package's busy CPUs follow its own load" load_follows
+cpu_online 1 1
+
+# Start tracing the sample events afresh.
+trace_samples() {
+	echo >"$TRACE/trace"
+	echo 1 >"$SAMPLE_EVENT/enable"
+}
+# sample_field N PKG FIELD: FIELD of the Nth sample event of package PKG.
+sample_field() {
+	grep "cpuidle_budget_sample: pkg=$2 " "$TRACE/trace" | sed -n "$1p" |
+		sed -n "s/.* $3=\([0-9-]*\).*/\1/p"
+}
+max_window() {
+	grep 'cpuidle_budget_sample:' "$TRACE/trace" |
+		sed -n 's/.* window_us=\([0-9]*\).*/\1/p' | sort -n | tail -1
+}
+
+package_back() {
+	local s0 s1
+	cpu_online 2 0 && cpu_online 3 0 || return 1
+	[ "$(pkg_field 1 2)" = -1 ] && [ "$(pkg_field 1 4)" = 0 ] || return 1
+	s0=$(pkg_field 1 12)
+	sleep 1
+	s1=$(pkg_field 1 12)
+	ktap_print_msg "package 1 offline: $((s1 - s0)) samples in 1 s"
+	[ "$s1" = "$s0" ] || return 1
+	trace_samples
+	cpu_online 2 1 || return 1
+	samples_rise 1 || return 1
+	[ "$(pkg_field 1 2)" = 2 ] || return 1
+	ktap_print_msg "first samples back: window_us $(sample_field 1 1 window_us), $(sample_field 2 1 window_us); longest window $(max_window) us"
+	[ "$(sample_field 1 1 window_us)" = 0 ] && [ "$(max_window)" -lt 1000000 ]
+}
+ktap_test_result "package 1 offline: not sampled; back: sampled again from fresh baselines" package_back
+cpu_online 3 1
+
+# Away for 3 s with the package idle, then back.
+switch_back() {
+	set_governor menu || return 1
+	sleep 3
+	trace_samples
+	set_governor budget || return 1
+	sleep 1
+	echo 0 >"$SAMPLE_EVENT/enable"
+	ktap_print_msg "package 0 back: window_us $(sample_field 1 0 window_us) then $(sample_field 2 0 window_us), pressure $(sample_field 1 0 pressure); longest window $(max_window) us"
+	[ "$(sample_field 1 0 window_us)" = 0 ] && [ "$(sample_field 1 0 pressure)" = 0 ] &&
+		[ "$(sample_field 2 0 window_us)" -gt 0 ] && [ "$(max_window)" -lt 1000000 ]
+}
+ktap_test_result "back to budget after 3 s: the first sample takes baselines, no window spans the gap" \
+	switch_back
+
+ktap_test_result "budget is still the current governor" [ "$(current_governor)" = budget ]
+
+ktap_finished
