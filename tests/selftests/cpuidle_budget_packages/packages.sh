@@ -40,10 +40,11 @@ cpu_online() {
 	echo "$2" >"/sys/devices/system/cpu/cpu$1/online"
 }
 
-# pkg_field PACKAGE COLUMN: a column of the packages file (see the
-# header line it prints: 2 cpu, 4 pressure, 9 busy_cpus, 12 samples).
+# pkg_field PACKAGE NAME: the column named NAME in the packages file's
+# header line, for PACKAGE.
 pkg_field() {
-	awk -v p="$1" -v c="$2" 'NR > 1 && $1 == p { print $c }' "$PACKAGES"
+	awk -v p="$1" -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		NR > 1 && $1 == p && c { print $c }' "$PACKAGES"
 }
 
 restore() {
@@ -78,12 +79,12 @@ bound_to_own_package() {
 	sleep 0.2
 	[ "$(awk 'NR > 1' "$PACKAGES" | wc -l)" = 2 ] || return 1
 	for p in 0 1; do
-		cpu=$(pkg_field $p 2)
-		ktap_print_msg "package $p: sampled on CPU $cpu, $(pkg_field $p 12) samples"
+		cpu=$(pkg_field $p cpu)
+		ktap_print_msg "package $p: sampled on CPU $cpu, $(pkg_field $p samples) samples"
 		[ -n "$cpu" ] && [ "$cpu" -ge 0 ] || return 1
 		[ "$(cat /sys/devices/system/cpu/cpu"$cpu"/topology/physical_package_id)" = "$p" ] ||
 			return 1
-		[ "$(pkg_field $p 12)" -gt 0 ] || return 1
+		[ "$(pkg_field $p samples)" -gt 0 ] || return 1
 	done
 }
 ktap_test_result "each package is sampled on a CPU of its own" bound_to_own_package
@@ -96,30 +97,30 @@ sleep 0.5
 # samples_rise PACKAGE: its sample count grows by MIN_SAMPLES in MEASURE_S.
 samples_rise() {
 	local s0 s1
-	s0=$(pkg_field "$1" 12)
+	s0=$(pkg_field "$1" samples)
 	sleep "$MEASURE_S"
-	s1=$(pkg_field "$1" 12)
-	ktap_print_msg "package $1: $((s1 - s0)) samples in ${MEASURE_S} s (at least $MIN_SAMPLES), on CPU $(pkg_field "$1" 2), busy CPUs $(pkg_field "$1" 9)"
+	s1=$(pkg_field "$1" samples)
+	ktap_print_msg "package $1: $((s1 - s0)) samples in ${MEASURE_S} s (at least $MIN_SAMPLES), on CPU $(pkg_field "$1" cpu), busy CPUs $(pkg_field "$1" busy_cpus)"
 	[ -n "$s0" ] && [ -n "$s1" ] && [ "$s1" -ge $((s0 + MIN_SAMPLES)) ]
 }
 ktap_test_result "busy package 1 is sampled while the writer CPU 1 idles" samples_rise 1
 
 offline_writer() {
 	cpu_online 1 0 || return 1
-	[ "$(pkg_field 0 2)" = 0 ] || return 1
-	samples_rise 1 && [ "$(pkg_field 1 9)" -ge 1 ]
+	[ "$(pkg_field 0 cpu)" = 0 ] || return 1
+	samples_rise 1 && [ "$(pkg_field 1 busy_cpus)" -ge 1 ]
 }
 ktap_test_result "after CPU 1 goes offline package 1 is still sampled, and busy" offline_writer
 
 # Package 0 runs nothing but this sleeping script: no busy CPU there.
 load_follows() {
 	local idle0 busy1
-	idle0=$(pkg_field 0 9)
-	busy1=$(pkg_field 1 9)
+	idle0=$(pkg_field 0 busy_cpus)
+	busy1=$(pkg_field 1 busy_cpus)
 	kill "$BUSY" && wait "$BUSY" 2>/dev/null
 	sleep 0.5
-	ktap_print_msg "loaded: package 0 busy $idle0, package 1 busy $busy1; unloaded: package 1 busy $(pkg_field 1 9)"
-	[ "$idle0" = 0 ] && [ "$busy1" -ge 1 ] && [ "$(pkg_field 1 9)" = 0 ]
+	ktap_print_msg "loaded: package 0 busy $idle0, package 1 busy $busy1; unloaded: package 1 busy $(pkg_field 1 busy_cpus)"
+	[ "$idle0" = 0 ] && [ "$busy1" -ge 1 ] && [ "$(pkg_field 1 busy_cpus)" = 0 ]
 }
 ktap_test_result "each package's busy CPUs follow its own load" load_follows
 cpu_online 1 1
@@ -134,41 +135,58 @@ sample_field() {
 	grep "cpuidle_budget_sample: pkg=$2 " "$TRACE/trace" | sed -n "$1p" |
 		sed -n "s/.* $3=\([0-9-]*\).*/\1/p"
 }
+# max_window PKG: the longest window of PKG's traced samples, in us.
 max_window() {
-	grep 'cpuidle_budget_sample:' "$TRACE/trace" |
+	grep "cpuidle_budget_sample: pkg=$1 " "$TRACE/trace" |
 		sed -n 's/.* window_us=\([0-9]*\).*/\1/p' | sort -n | tail -1
 }
+# busy_on CPU: a CPU-bound loop there, its pid in BUSY.
+busy_on() {
+	taskset -c "$1" bash -c 'while :; do :; done' &
+	BUSY=$!
+}
 
+# While loaded, a package is sampled every period: a window of 100 ms
+# would be 25 periods missed.
 package_back() {
-	local s0 s1
+	local s0 s1 first
 	cpu_online 2 0 && cpu_online 3 0 || return 1
-	[ "$(pkg_field 1 2)" = -1 ] && [ "$(pkg_field 1 4)" = 0 ] || return 1
-	s0=$(pkg_field 1 12)
+	[ "$(pkg_field 1 cpu)" = -1 ] && [ "$(pkg_field 1 pressure)" = 0 ] || return 1
+	s0=$(pkg_field 1 samples)
 	sleep 1
-	s1=$(pkg_field 1 12)
+	s1=$(pkg_field 1 samples)
 	ktap_print_msg "package 1 offline: $((s1 - s0)) samples in 1 s"
 	[ "$s1" = "$s0" ] || return 1
 	trace_samples
 	cpu_online 2 1 || return 1
-	samples_rise 1 || return 1
-	[ "$(pkg_field 1 2)" = 2 ] || return 1
-	ktap_print_msg "first samples back: window_us $(sample_field 1 1 window_us), $(sample_field 2 1 window_us); longest window $(max_window) us"
-	[ "$(sample_field 1 1 window_us)" = 0 ] && [ "$(max_window)" -lt 1000000 ]
+	busy_on 2
+	samples_rise 1
+	local rose=$?
+	kill "$BUSY"
+	echo 0 >"$SAMPLE_EVENT/enable"
+	first=$(sample_field 1 1 window_us)
+	ktap_print_msg "package 1 back on CPU $(pkg_field 1 cpu): first window_us $first, then $(sample_field 2 1 window_us); longest $(max_window 1) us"
+	[ $rose = 0 ] && [ "$(pkg_field 1 cpu)" = 2 ] && [ "$first" = 0 ] &&
+		[ "$(max_window 1)" -lt 100000 ]
 }
 ktap_test_result "package 1 offline: not sampled; back: sampled again from fresh baselines" package_back
 cpu_online 3 1
 
-# Away for 3 s with the package idle, then back.
+# Away for 3 s, then back with package 0 loaded.
 switch_back() {
+	local first
 	set_governor menu || return 1
 	sleep 3
 	trace_samples
+	busy_on 1
 	set_governor budget || return 1
 	sleep 1
+	kill "$BUSY"
 	echo 0 >"$SAMPLE_EVENT/enable"
-	ktap_print_msg "package 0 back: window_us $(sample_field 1 0 window_us) then $(sample_field 2 0 window_us), pressure $(sample_field 1 0 pressure); longest window $(max_window) us"
-	[ "$(sample_field 1 0 window_us)" = 0 ] && [ "$(sample_field 1 0 pressure)" = 0 ] &&
-		[ "$(sample_field 2 0 window_us)" -gt 0 ] && [ "$(max_window)" -lt 1000000 ]
+	first=$(sample_field 1 0 window_us)
+	ktap_print_msg "package 0 back: window_us $first, then $(sample_field 2 0 window_us); first pressure $(sample_field 1 0 pressure); longest $(max_window 0) us"
+	[ "$first" = 0 ] && [ "$(sample_field 1 0 pressure)" = 0 ] &&
+		[ "$(sample_field 2 0 window_us)" -gt 0 ] && [ "$(max_window 0)" -lt 100000 ]
 }
 ktap_test_result "back to budget after 3 s: the first sample takes baselines, no window spans the gap" \
 	switch_back

@@ -9,25 +9,29 @@
  *
  * Sampling
  *
- * One deferrable delayed work per package reads the signals every
- * sample_period_ms from process context, where MSR reads through IPIs are
- * allowed, computes the pressure and publishes it with WRITE_ONCE(). The
- * idle path only READ_ONCE()s it. Sampling runs only while budget is the
- * governor of at least one CPU: a kernel that has the governor but uses
- * another pays nothing.
+ * A delayed work per package reads the signals every sample_period_ms
+ * from process context, where MSR reads through IPIs are allowed,
+ * computes the pressure and publishes it with WRITE_ONCE(). The idle path
+ * only READ_ONCE()s it. Sampling runs only while budget is the governor
+ * of at least one CPU: a kernel that has the governor but uses another
+ * pays nothing.
  *
  * The work belongs to its package: it is queued on an online CPU of the
- * package (queue_delayed_work_on()), and every sample re-arms it on the
- * package's busiest CPU of the window just measured, whose tick is the
- * most likely to be running when the deferrable timer expires. A deferrable
- * timer does not wake an idle CPU, and timer migration does not expire
- * deferrable timers of idle CPUs, so the work also runs late when that CPU
- * went idle while another CPU of the package stayed busy. The idle path
- * closes that gap: when a CPU of the package wakes up (->reflect()) and the
- * package's last sample is more than two periods old, it moves the work to
- * itself, due now (cpuidle_budget_signals_poke()). Every selection follows a
- * wake-up, so the pressure a selection reads is at most about two periods
- * old, while a fully idle package is not sampled at all.
+ * package (queue_delayed_work_on()), after every sample on the package's
+ * busiest CPU of the window just measured, whose tick is the most likely
+ * to be running when the timer expires. The timer is an ordinary one while
+ * the package has a busy CPU, and after a sample that only took baselines
+ * (see below): then the pressure matters, and the timer must fire even if
+ * the CPU it sits on went idle meanwhile (a deferrable timer would not: it
+ * does not wake an idle CPU, and timer migration does not expire the
+ * deferrable timers of idle CPUs). While no CPU of the package is busy,
+ * the timer is deferrable (a second delayed work, the same function): an
+ * idle package is not woken up to be sampled. The idle path ends such a
+ * pause: when a CPU of the package wakes up (->reflect()) and the last
+ * sample is more than two periods old, the work runs at once on that CPU
+ * (budget_signals_poke()). Every selection follows a wake-up, so the
+ * pressure a selection reads was measured at most about two periods
+ * before, or right after its CPU woke.
  *
  * CPU hotplug: when the CPU the work is bound to goes offline, the work
  * moves to another online CPU of the package; when the package's last CPU
@@ -214,7 +218,8 @@ MODULE_PARM_DESC(headroom_pressure,
  * @id: logical package id
  * @cpu: the online CPU of the package the work is queued on, -1 while the
  *	package has none
- * @work: the sampling work
+ * @work: the sampling work, on an ordinary timer
+ * @idle_work: the same, on a deferrable timer (while the package is idle)
  * @pressure: published pressure, read by the idle path
  * @last_jiffies: when the work last ran or was poked (cpuidle_budget_signals_poke())
  * @rebase: take new baselines at the next sample (set from outside the work)
@@ -234,6 +239,7 @@ struct budget_pkg {
 	unsigned int id;
 	int cpu;
 	struct delayed_work work;
+	struct delayed_work idle_work;
 	unsigned int pressure;
 	unsigned long last_jiffies;
 	bool rebase;
@@ -479,12 +485,11 @@ static unsigned long budget_period_jiffies(void)
 	return msecs_to_jiffies(READ_ONCE(budget_period_ms));
 }
 
-static void budget_sample_work(struct work_struct *work)
+static void budget_sample(struct budget_pkg *pkg)
 {
-	struct budget_pkg *pkg = container_of(to_delayed_work(work),
-					      struct budget_pkg, work);
 	struct budget_sample s = {};
 	u64 now_us, window_us, start = local_clock();
+	struct delayed_work *next;
 	bool baseline;
 	int busiest;
 
@@ -505,6 +510,8 @@ static void budget_sample_work(struct work_struct *work)
 	pkg->prev_us = now_us;
 	pkg->have_prev = pkg->cpu >= 0;
 	s.headroom_alone = READ_ONCE(budget_headroom_pressure);
+	/* Before the override: it decides what the pressure is, not this. */
+	next = baseline || s.busy_cpus ? &pkg->work : &pkg->idle_work;
 
 	/* allow_override is fixed at load: without it there is none. */
 	if (budget_allow_override && !baseline) {
@@ -523,13 +530,23 @@ static void budget_sample_work(struct work_struct *work)
 
 	/* Under the hotplug lock: pkg->cpu is online. */
 	if (atomic_read(&budget_enabled_cpus) && pkg->cpu >= 0)
-		queue_delayed_work_on(pkg->cpu, system_power_efficient_wq, &pkg->work,
+		queue_delayed_work_on(pkg->cpu, system_power_efficient_wq, next,
 				      budget_period_jiffies());
 	else
 		WRITE_ONCE(pkg->pressure, 0);
 	mutex_unlock(&budget_source_lock);
 	cpus_read_unlock();
 	WRITE_ONCE(pkg->busy_ns, pkg->busy_ns + local_clock() - start);
+}
+
+static void budget_sample_work(struct work_struct *work)
+{
+	budget_sample(container_of(to_delayed_work(work), struct budget_pkg, work));
+}
+
+static void budget_sample_idle_work(struct work_struct *work)
+{
+	budget_sample(container_of(to_delayed_work(work), struct budget_pkg, idle_work));
 }
 
 /**
@@ -582,8 +599,8 @@ void cpuidle_budget_signals_stop(void)
  * cpuidle_budget_signals_poke - a CPU of a package woke up (the idle path)
  * @cpu: the CPU, the current one
  *
- * If the package's last sample is more than two periods old (its work is
- * bound to a CPU that went idle, see "Sampling"), run the work now on
+ * If the package's last sample is more than two periods old (sampling
+ * paused while the package was idle, see "Sampling"), run the work now on
  * @cpu, which is awake. One CPU of the package wins the poke; the others
  * see the updated time. Callable with preemption disabled.
  */
@@ -769,7 +786,8 @@ int cpuidle_budget_signals_init(void)
 	for (i = 0; i < npkgs; i++) {
 		budget_pkgs[i].id = i;
 		budget_pkgs[i].cpu = -1;
-		INIT_DEFERRABLE_WORK(&budget_pkgs[i].work, budget_sample_work);
+		INIT_DELAYED_WORK(&budget_pkgs[i].work, budget_sample_work);
+		INIT_DEFERRABLE_WORK(&budget_pkgs[i].idle_work, budget_sample_idle_work);
 	}
 
 	cpus_read_lock();
@@ -800,10 +818,15 @@ void cpuidle_budget_signals_exit(void)
 {
 	unsigned int i;
 
-	/* First the callbacks that could queue the work again. */
+	/*
+	 * First the callbacks that could queue the work again; no CPU has
+	 * budget as its governor, so neither work queues either one again.
+	 */
 	cpuhp_remove_state_nocalls(budget_cpuhp_state);
-	for (i = 0; i < budget_npkgs; i++)
+	for (i = 0; i < budget_npkgs; i++) {
 		cancel_delayed_work_sync(&budget_pkgs[i].work);
+		cancel_delayed_work_sync(&budget_pkgs[i].idle_work);
+	}
 	budget_npkgs = 0;
 	kfree(budget_pkgs);
 	budget_pkgs = NULL;
@@ -817,17 +840,17 @@ static int budget_packages_show(struct seq_file *m, void *unused)
 	unsigned int i;
 
 	mutex_lock(&budget_source_lock);
-	seq_puts(m, "package cpu source pressure power_mw limit_mw throttle limit_notified busy_cpus headroom freq_known samples sampler_ns\n");
+	seq_puts(m, "package source pressure power_mw limit_mw throttle limit_notified busy_cpus headroom freq_known samples sampler_ns cpu\n");
 	for (i = 0; i < budget_npkgs; i++) {
 		struct budget_pkg *pkg = &budget_pkgs[i];
 		struct budget_sample s = pkg->last;
 
-		seq_printf(m, "%u %d %s %u %u %u %u %d %u %u %d %llu %llu\n", i,
-			   pkg->cpu, READ_ONCE(budget_override_active) ? "override" :
+		seq_printf(m, "%u %s %u %u %u %u %d %u %u %d %llu %llu %d\n", i,
+			   READ_ONCE(budget_override_active) ? "override" :
 			   budget_src_name(pkg->src),
 			   READ_ONCE(pkg->pressure), s.power_mw, s.limit_mw,
 			   s.throttle, s.limit_notified, s.busy_cpus, s.headroom,
-			   s.freq_known, pkg->samples, READ_ONCE(pkg->busy_ns));
+			   s.freq_known, pkg->samples, READ_ONCE(pkg->busy_ns), pkg->cpu);
 	}
 	mutex_unlock(&budget_source_lock);
 	return 0;
