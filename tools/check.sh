@@ -4,8 +4,11 @@
 # "make check": everything, from a fresh clone. Each step writes TAP into
 # build/results; tools/tap-summary.py counts it all and prints the closing
 # "N passed, N failed" line. A step that cannot run is a failure, never a
-# silent skip.
+# silent skip: tap-summary fails a suite that skipped whole or ran
+# nothing, and lists every skipped test.
 #
+#  host-tap-summary.tap  tools/tap-summary.py on hand-made TAP and KTAP
+#                        files: what did not run never passes (seconds)
 #  host-kernel-tree.tap  tools/kernel-tree.sh on a fake tree (seconds)
 #  host-series-warnings.tap  the warning filter of the Debian config check
 #                        on a hand-made tree and log (seconds)
@@ -56,6 +59,7 @@ tap_case() {
 	fi
 }
 
+host_test tap-summary
 host_test kernel-tree
 host_test analysers
 host_test series-warnings
