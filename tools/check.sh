@@ -22,6 +22,8 @@
 #  debian-config.tap     the series under Debian's own amd64 config:
 #                        the touched objects and the governor through
 #                        modpost, W=1 and sparse (tools/debian-config-check.sh)
+#  host-vm-log.tap       the kernel-log check of tools/vm-run.sh on
+#                        hand-made logs: every kind of splat (seconds)
 #  host-vm-runner.tap    tools/vm-run.sh catches splats, hangs, failures
 #  host-distro.tap       DKMS against the test kernel, the clear stop on
 #                        an unpatched kernel (tests/host/distro.sh)
@@ -63,6 +65,7 @@ host_test tap-summary
 host_test kernel-tree
 host_test analysers
 host_test series-warnings
+host_test vm-log
 
 # The series, patch by patch; this also builds the test kernel. Its
 # results are this run's (kernel-tree.sh builds the last patch every time
