@@ -16,6 +16,8 @@
 #                        hand-made traces (seconds)
 #  series.tap            the series applies to pristine 6.12 and the
 #                        kernel builds after every patch (bisectable)
+#  host-selftest-helpers.tap  the guest selftests' helpers fail on no data
+#                        (needs build/linux's KTAP helpers; seconds)
 #  static.tap            checkpatch --strict on patches/ and the project's
 #                        kernel sources, modules with W=1 and sparse, the
 #                        README's "make KDIR=" build, the debug config
@@ -83,6 +85,7 @@ fi
 sed -i "1i 1..$(series_patches | grep -c .)" "$RESULTS/series.tap"
 tap_files+=("$RESULTS/series.tap")
 log "series done ($(elapsed))"
+host_test selftest-helpers
 
 # Static checks, and the out-of-tree modules the guest needs.
 static=$RESULTS/static.tap
