@@ -7,7 +7,12 @@
 #  - tests/selftests/ktap.sh: ktap_test_result on a comparison of two
 #    empty values fails (the kernel's passes it: "if $@" drops the empty
 #    arguments, and [ -gt ] is true); is_count and is_number refuse what
-#    is no number.
+#    is no number;
+#  - tests/selftests/sched_hybrid/lib.sh: a placement summary that is
+#    missing, lacks the task class, has too few of its tasks or too little
+#    runtime fails the positive control (ran) and gives no share, where the
+#    old share() read a missing class as 0.0 and so passed the baseline
+#    ("E share <= 50%").
 #
 # Needs build/linux (the kernel's ktap_helpers.sh): make check runs it
 # after the series step.
@@ -48,5 +53,68 @@ counts() {
 		"not ok 3 m" "not ok 4 w" "ok 5 n" "not ok 6 x")" ]
 }
 ok "is_count and is_number take numbers only: not empty, negative, two words, 1e-06" counts
+
+# Placement summaries as tools/sched-placement --json writes them.
+export OUT=$T
+cat >"$T/good.json" <<'JSON'
+{"duration_s": 6.0, "classes": {
+ "light-0": {"tasks": 4, "runtime_s": 2.31, "share_pct": {"P": 97.5, "E": 2.5},
+             "migrations": 3, "migrations_per_s": 0.125, "runnable_wait_s": 0.01},
+ "heavy-0": {"tasks": 2, "runtime_s": 11.9, "share_pct": {"P": 100.0},
+             "migrations": 0, "migrations_per_s": 0.0, "runnable_wait_s": 0.0}}}
+JSON
+# The run whose light tasks never started: only a stray class.
+cat >"$T/no-light.json" <<'JSON'
+{"duration_s": 6.0, "classes": {
+ "sh": {"tasks": 1, "runtime_s": 0.01, "share_pct": {"P": 100.0},
+        "migrations": 0, "migrations_per_s": 0.0, "runnable_wait_s": 0.0}}}
+JSON
+
+# sched NAME: runs bash code with ktap.sh and sched_hybrid/lib.sh sourced;
+# its standard output in T/out.
+sched() {
+	bash -c ". '$TOP/tests/selftests/ktap.sh'; . '$TOP/tests/selftests/sched_hybrid/lib.sh'; $1" \
+		>"$T/out" 2>&1
+}
+
+good_summary() {
+	sched 'ran good light-0 4 1.2 && [ "$(share good light-0 E)" = 2.5 ] &&
+		[ "$(share good heavy-0 E)" = 0.0 ] &&
+		[ "$(field good heavy-0 migrations_per_s)" = 0.0 ] &&
+		at_least 50 "$(share good light-0 E)"'
+}
+ok "a summary with the class: ran passes, shares read (0.0 on a type never used)" good_summary
+
+# The baseline of placement.sh as it was: the share of a missing class
+# read as 0.0, which is "at most 50% on E-cores".
+old_share() {
+	python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["classes"].get(sys.argv[2], {})
+print(c.get("share_pct", {}).get(sys.argv[3], 0.0))' "$T/$1.json" "$2" "$3"
+}
+old_baseline_passes() {
+	awk -v v=50 -v l="$(old_share no-light light-0 E)" 'BEGIN { exit !(v >= l) }'
+}
+ok "the old share() passes the baseline on a summary without the class (the defect)" \
+	old_baseline_passes
+
+missing_class() {
+	! sched 'ran no-light light-0 4 1.2' && ! sched 'share no-light light-0 E' &&
+		! sched 'at_least 50 "$(share no-light light-0 E)"' &&
+		grep -q "not a number" "$T/out"
+}
+ok "a summary without the class: ran fails, no share, the baseline comparison fails" \
+	missing_class
+
+missing_json() {
+	! sched 'ran nothing light-0 4 1.2' && ! sched 'share nothing light-0 E' &&
+		! sched 'at_least 50 "$(share nothing light-0 E)"'
+}
+ok "no summary at all: ran fails, no share, the baseline comparison fails" missing_json
+
+too_little() {
+	! sched 'ran good light-0 5 1.2' && ! sched 'ran good light-0 4 2.4'
+}
+ok "fewer tasks than started, or less than half their runtime: ran fails" too_little
 
 done_testing
