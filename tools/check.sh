@@ -4,8 +4,11 @@
 # "make check": everything, from a fresh clone. Each step writes TAP into
 # build/results; tools/tap-summary.py counts it all and prints the closing
 # "N passed, N failed" line. A step that cannot run is a failure, never a
-# silent skip.
+# silent skip: tap-summary fails a suite that skipped whole or ran
+# nothing, and lists every skipped test.
 #
+#  host-tap-summary.tap  tools/tap-summary.py on hand-made TAP and KTAP
+#                        files: what did not run never passes (seconds)
 #  host-kernel-tree.tap  tools/kernel-tree.sh on a fake tree (seconds)
 #  host-series-warnings.tap  the warning filter of the Debian config check
 #                        on a hand-made tree and log (seconds)
@@ -13,12 +16,16 @@
 #                        hand-made traces (seconds)
 #  series.tap            the series applies to pristine 6.12 and the
 #                        kernel builds after every patch (bisectable)
+#  host-selftest-helpers.tap  the guest selftests' helpers fail on no data
+#                        (needs build/linux's KTAP helpers; seconds)
 #  static.tap            checkpatch --strict on patches/ and the project's
 #                        kernel sources, modules with W=1 and sparse, the
 #                        README's "make KDIR=" build, the debug config
 #  debian-config.tap     the series under Debian's own amd64 config:
 #                        the touched objects and the governor through
 #                        modpost, W=1 and sparse (tools/debian-config-check.sh)
+#  host-vm-log.tap       the kernel-log check of tools/vm-run.sh on
+#                        hand-made logs: every kind of splat (seconds)
 #  host-vm-runner.tap    tools/vm-run.sh catches splats, hangs, failures
 #  host-distro.tap       DKMS against the test kernel, the clear stop on
 #                        an unpatched kernel (tests/host/distro.sh)
@@ -56,18 +63,29 @@ tap_case() {
 	fi
 }
 
+host_test tap-summary
 host_test kernel-tree
 host_test analysers
 host_test series-warnings
+host_test vm-log
 
-# The series, patch by patch; this also builds the test kernel.
+# The series, patch by patch; this also builds the test kernel. Its
+# results are this run's (kernel-tree.sh builds the last patch every time
+# and reuses the earlier patches' results only under the same build id).
 if ! "$TOP/tools/kernel-tree.sh" --build-each; then
-	[ -f "$RESULTS/series.tap" ] ||
-		echo "not ok 1 - the kernel tree can be prepared" >"$RESULTS/series.tap"
+	# Whatever failed, series.tap says so.
+	grep -q '^not ok' "$RESULTS/series.tap" 2>/dev/null ||
+		echo "not ok $(($(grep -Ec '^(not )?ok' "$RESULTS/series.tap" 2>/dev/null) + 1)) -" \
+			"tools/kernel-tree.sh --build-each prepares and builds the kernel" \
+			>>"$RESULTS/series.tap"
+	# The kernel of an earlier run must not stand in for the one that
+	# failed to build: without a vmlinux every guest run below fails.
+	rm -f "$KOBJ/vmlinux"
 fi
 sed -i "1i 1..$(series_patches | grep -c .)" "$RESULTS/series.tap"
 tap_files+=("$RESULTS/series.tap")
 log "series done ($(elapsed))"
+host_test selftest-helpers
 
 # Static checks, and the out-of-tree modules the guest needs.
 static=$RESULTS/static.tap
@@ -105,9 +123,26 @@ for f in $(cd "$TOP" && git ls-files 'arch/*.[ch]' 'drivers/*.[ch]' 'kernel/*.[c
 		no_output "$KSRC/scripts/checkpatch.pl" --strict -q --no-tree \
 		--ignore UNDOCUMENTED_SETUP -f "$TOP/$f"
 done
+# Kbuild compiles only what changed, so on a rerun with unchanged sources
+# no compiler ran and no warning could show: every W=1 check below first
+# removes the objects it checks. ccache replays a cached compile's
+# warnings, so this costs seconds.
+modules_rebuilt() {
+	kmake -s M="$TOP" clean && kmake -s M="$TOP/tests/emul" clean &&
+		"$TOP/tools/build-modules.sh"
+}
+# rebuilt_w1 OBJECT...: the in-tree OBJECTs compiled now, with W=1 (and
+# the rest of the arguments of kmake).
+rebuilt_w1() {
+	local o
+	for o in "$@"; do
+		case $o in *.o) rm -f "$KOBJ/$o" ;; esac
+	done
+	kmake -s W=1 "$@"
+}
 i=$((i + 1))
-tap_case "$static" $i "out-of-tree modules build with W=1, no warnings" \
-	no_warnings "$TOP/tools/build-modules.sh"
+tap_case "$static" $i "out-of-tree modules build with W=1 (all compiled now), no warnings" \
+	no_warnings modules_rebuilt
 i=$((i + 1))
 tap_case "$static" $i "selftest helpers (wakeups.c, dutycycle.c) build with -Wall -Werror" \
 	make -s -C "$TOP" helpers
@@ -119,11 +154,11 @@ tap_case "$static" $i "sparse (C=2) reports nothing on the governor" \
 # upstream, none on the lines the series adds).
 i=$((i + 1))
 tap_case "$static" $i "W=1 and sparse report nothing on fake_hybrid.c, its KUnit test and itmt.c" \
-	no_warnings kmake -s W=1 C=1 arch/x86/kernel/fake_hybrid.o \
+	no_warnings rebuilt_w1 C=1 arch/x86/kernel/fake_hybrid.o \
 	arch/x86/kernel/fake_hybrid_kunit.o arch/x86/kernel/itmt.o
 i=$((i + 1))
 tap_case "$static" $i "W=1 reports nothing on kernel/sched/fair.c and topology.c" \
-	no_warnings kmake -s W=1 kernel/sched/fair.o kernel/sched/build_utility.o
+	no_warnings rebuilt_w1 kernel/sched/fair.o kernel/sched/build_utility.o
 i=$((i + 1))
 tap_case "$static" $i "make KDIR=<test kernel> builds cpuidle_budget.ko for it (README)" \
 	module_build_for "$KOBJ" "$(cat "$KOBJ/include/config/kernel.release")"
@@ -151,6 +186,20 @@ host_test vm-runner
 # DKMS against the test kernel, and the build against an unpatched one.
 host_test distro
 
+# kunit_ran FILE SUITE...: kunit.py parse finds no failure in FILE (KTAP
+# from the guest) and every SUITE ran there and passed: kunit.py exits 0
+# when a suite is missing altogether, and when a suite ends "not ok" over
+# passing cases. A missing FILE becomes one failed suite, so that
+# tap-summary counts it.
+kunit_ran() {
+	local f=$1
+	shift
+	[ -s "$f" ] || printf 'KTAP version 1\n1..1\nnot ok 1 %s: the KUnit module ran in the guest\n' \
+		"${f##*/}" >"$f"
+	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$f" &&
+		python3 "$TOP/tools/tap-summary.py" --suites "$f" "$@"
+}
+
 # The guest selftests: the governor's (MTTCG, 4 CPUs), then the emulated
 # platform's (-icount, 6 CPUs: its throughput comparisons need virtual time).
 vm=$RESULTS/vm.tap
@@ -159,16 +208,17 @@ echo "1..7" >"$vm"
 tap_case "$vm" 1 "guest selftest run: booted, finished, kernel log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
 	"$TOP/tests/guest/selftests.sh"
-n=1
-for kunit in kunit.ktap kunit-emul.ktap; do
-	f=$RESULTS/vm-selftests/$kunit
-	[ -s "$f" ] || printf '    1..1\n    not ok 1 - the KUnit suite %s ran in the guest\n' \
-		"$kunit" >"$f"
-	tap_files+=("$f")
-	n=$((n + 1))
-	tap_case "$vm" $n "kunit.py parse reads $kunit and finds no failure" \
-		python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$f"
-done
+# The suites each KUnit module must have run (kunit_test_suites() in
+# drivers/cpuidle/governors/budget/kunit.c, tests/emul/emul_model_kunit.c,
+# arch/x86/kernel/fake_hybrid_kunit.c).
+f=$RESULTS/vm-selftests/kunit.ktap
+tap_case "$vm" 2 "KUnit: cpuidle_budget_policy and cpuidle_budget_signals ran, no failure (kunit.py parse)" \
+	kunit_ran "$f" cpuidle_budget_policy cpuidle_budget_signals
+tap_files+=("$f")
+f=$RESULTS/vm-selftests/kunit-emul.ktap
+tap_case "$vm" 3 "KUnit: emul_model ran, no failure (kunit.py parse)" \
+	kunit_ran "$f" emul_model
+tap_files+=("$f")
 tap_case "$vm" 4 "emulated platform selftest run (-icount, 6 CPUs): booted, finished, log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name platform --smp 6 --icount 4 --timeout 900 \
 	"$TOP/tests/guest/selftests.sh" emul_platform
@@ -176,10 +226,9 @@ tap_case "$vm" 5 "scheduler selftest run on a faked 2P+4E part (-icount, 6 CPUs)
 	"$TOP/tools/vm-run.sh" --quiet --name sched --smp 6 --icount 4 --timeout 900 \
 	--hybrid "$TOP/tests/guest/selftests.sh" sched_hybrid
 f=$RESULTS/vm-sched/kunit-hybrid.ktap
-[ -s "$f" ] || printf '    1..1\n    not ok 1 - the KUnit suite kunit-hybrid.ktap ran in the guest\n' >"$f"
+tap_case "$vm" 6 "KUnit: x86_fake_hybrid ran, no failure (kunit.py parse)" \
+	kunit_ran "$f" x86_fake_hybrid
 tap_files+=("$f")
-tap_case "$vm" 6 "kunit.py parse reads kunit-hybrid.ktap and finds no failure" \
-	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$f"
 tap_case "$vm" 7 "a malformed fake_hybrid= boots as if absent (guest finished, log clean)" \
 	"$TOP/tools/vm-run.sh" --quiet --name hybrid-refused --smp 4 --timeout 300 \
 	--append "fake_hybrid=P:0-1:1024:64,E:2-9:605:32" "$TOP/tests/guest/fake-hybrid-refused.sh"

@@ -15,11 +15,19 @@
 # With --build-each, the kernel is built after every patch (bisectability)
 # and a TAP line per patch is written to $RESULTS/series.tap. Objects live
 # in build/kobj, outside the tree, so resets cost only what ccache misses.
+# A reused tree keeps the per-patch results of the run that applied the
+# series only while everything that decides them is unchanged (build_id:
+# the series, the configs, the build scripts, the compiler, the flavour);
+# the last patch's result is always this run's build, so a build that
+# fails now fails now. On failure series.tap ends with its "not ok" line.
 
 . "$(dirname "$0")/lib.sh"
 
 build_each=0
 [ "${1:-}" = --build-each ] && build_each=1
+# The kernel build at each patch; tests/host/kernel-tree.sh puts a fake
+# one here.
+BUILD_KERNEL=${BUILD_KERNEL:-$TOP/tools/build-kernel.sh}
 
 git_k() {
 	git -C "$KSRC" -c user.name="$PROJECT_IDENT" \
@@ -67,6 +75,18 @@ series_id() {
 	 cat "$TOP"/tests/kconfig/*.config) | sha256sum | cut -c1-16
 }
 
+# Everything the per-patch build results depend on besides the tree: the
+# series and configs (series_id), the build scripts, the compiler and
+# make, the flavour (DEBUG). A cached result is only reused under the
+# same build id.
+build_id() {
+	(series_id
+	 echo "DEBUG=${DEBUG:-0}"
+	 cat "$BUILD_KERNEL" "$TOP/tools/lib.sh" "$TOP/tools/kernel-config-check.sh"
+	 gcc --version | head -1
+	 make --version | head -1) | sha256sum | cut -c1-16
+}
+
 tree_state_file() {
 	echo "$KSRC/.git/cpuidle-budget-series"
 }
@@ -94,19 +114,43 @@ if ! pristine_ok; then
 	make_pristine
 fi
 
+# build_last N PATCH TAP: the kernel at the last patch (N, all options
+# defined) into $RESULTS/build-N.log; its TAP line appended to TAP, which
+# becomes $RESULTS/series.tap. Exits with an error if it does not build.
+build_last() {
+	mkdir -p "$RESULTS"
+	if "$BUILD_KERNEL" >"$RESULTS/build-$1.log" 2>&1 </dev/null; then
+		echo "ok $1 - $2 applies and the kernel builds" >>"$3"
+		cp "$3" "$RESULTS/series.tap"
+		return 0
+	fi
+	tail -30 "$RESULTS/build-$1.log" >&2
+	echo "not ok $1 - $2 applies and the kernel builds" >>"$3"
+	cp "$3" "$RESULTS/series.tap"
+	die "the kernel does not build at patches/$2 (see $RESULTS/build-$1.log)"
+}
+
 if tree_up_to_date; then
 	log "build/linux is up to date with patches/ ($(series_id))"
-	if [ $build_each = 1 ]; then
-		if [ -f "$(series_tap)" ]; then
-			mkdir -p "$RESULTS"
-			cp "$(series_tap)" "$RESULTS/series.tap"
-			"$TOP/tools/build-kernel.sh"
+	[ $build_each = 1 ] || exit 0
+	if [ -f "$(series_tap)" ] &&
+	   [ "$(head -1 "$(series_tap)")" = "# build id $(build_id)" ]; then
+		# The earlier patches' results, from the run that built them
+		# under this build id; the last one is built now.
+		last=$(series_patches | grep -c .)
+		tap=$(mktemp)
+		awk -v last="$last" '/^(not )?ok [0-9]+ / && $2 + 0 < last' \
+			"$(series_tap)" >"$tap"
+		if [ "$(grep -c '^ok ' "$tap")" = $((last - 1)) ]; then
+			echo "# patches 1..$((last - 1)): cached results of build id $(build_id)" >>"$tap"
+			log "per-patch results cached for build id $(build_id): building the last patch"
+			build_last "$last" "$(series_patches | tail -1)" "$tap"
+			rm -f "$tap"
 			exit 0
 		fi
-		log "no per-patch build results for this tree: applying again"
-	else
-		exit 0
+		rm -f "$tap"
 	fi
+	log "no per-patch build results for this tree and build id: applying again"
 fi
 
 log "applying patches/ to the pristine tree"
@@ -126,11 +170,13 @@ while read -r patch; do
 		die "patches/$patch does not apply"
 	fi
 	if [ $build_each = 1 ]; then
+		if [ "$n" = "$(series_patches | grep -c .)" ]; then
+			build_last "$n" "$patch" "$tap"
+			continue
+		fi
 		# Options of later patches do not exist yet.
-		partial=0
-		[ "$n" -lt "$(series_patches | grep -c .)" ] && partial=1
-		if CONFIG_UNDEFINED_OK=$partial "$TOP/tools/build-kernel.sh" \
-			>"$RESULTS/build-$n.log" 2>&1; then
+		if CONFIG_UNDEFINED_OK=1 "$BUILD_KERNEL" >"$RESULTS/build-$n.log" 2>&1 \
+			</dev/null; then
 			echo "ok $n - $patch applies and the kernel builds" >>"$tap"
 		else
 			tail -30 "$RESULTS/build-$n.log" >&2
@@ -141,8 +187,8 @@ while read -r patch; do
 	fi
 done < <(series_patches)
 if [ $build_each = 1 ]; then
-	cp "$tap" "$RESULTS/series.tap"
-	mv "$tap" "$(series_tap)"
+	{ echo "# build id $(build_id)"; cat "$tap"; } >"$(series_tap)"
+	rm -f "$tap"
 else
 	rm -f "$(series_tap)" "$tap"
 fi

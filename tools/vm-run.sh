@@ -24,8 +24,48 @@
 #   --hybrid          fake the project's 2P+4E part (fake_hybrid=$FAKE_HYBRID
 #                     from lib.sh; needs --smp 6)
 #   --quiet           do not copy the guest's output to standard output
+#
+# vm-run.sh --check-log DIR: only the verdict on a finished run's results
+# directory (DIR/console.log, DIR/dmesg, DIR/rc), booting nothing; for
+# tests/host/vm-log.sh, which feeds it hand-made kernel logs.
 
 . "$(dirname "$0")/lib.sh"
+
+# A splat anywhere in the kernel log fails the run.
+splat='Kernel panic|Oops|WARNING:|BUG:|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|KASAN:|UBSAN:|Call Trace:'
+
+# verdict DIR QEMU_RC TIMEOUT: exit status 1, with the reasons on standard
+# error, when QEMU failed or timed out, the kernel log (the serial console
+# and the dmesg the guest saved) shows a splat, or the guest script did
+# not exit 0 (or left no exit status); else 0.
+verdict() {
+	local out=$1 qemu_rc=$2 timeout=$3 fail=0 guest_rc
+	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+		echo "# vm-run: guest did not finish within ${timeout}s (see $out/console.log)" >&2
+		fail=1
+	elif [ "$qemu_rc" != 0 ]; then
+		echo "# vm-run: qemu failed ($qemu_rc): $(tail -3 "$out/qemu.log")" >&2
+		fail=1
+	fi
+	if grep -Eq "$splat" "$out/console.log" "$out/dmesg" 2>/dev/null; then
+		echo "# vm-run: kernel log shows a problem:" >&2
+		{ grep -Eh -m5 "$splat" "$out/console.log" "$out/dmesg" 2>/dev/null || true; } |
+			sed 's/^/#   /' >&2
+		fail=1
+	fi
+	guest_rc=$(cat "$out/rc" 2>/dev/null || echo missing)
+	if [ "$guest_rc" != 0 ]; then
+		echo "# vm-run: guest script exit status: $guest_rc" >&2
+		fail=1
+	fi
+	return $fail
+}
+
+if [ "${1:-}" = --check-log ]; then
+	[ -d "${2:-}" ] || die "usage: vm-run.sh --check-log DIR"
+	verdict "$2" 0 0
+	exit
+fi
 
 name= smp=4 mem=2048 timeout=600 icount= accel=tcg append= quiet=0
 while [ $# -gt 0 ]; do
@@ -87,24 +127,4 @@ echo "$(( $(date +%s) - start ))" >"$out/host-seconds"
 
 [ $quiet = 1 ] || cat "$out/output" 2>/dev/null || true
 
-fail=0
-if [ $qemu_rc = 124 ] || [ $qemu_rc = 137 ]; then
-	echo "# vm-run: guest did not finish within ${timeout}s (see $out/console.log)" >&2
-	fail=1
-elif [ $qemu_rc != 0 ]; then
-	echo "# vm-run: qemu failed ($qemu_rc): $(tail -3 "$out/qemu.log")" >&2
-	fail=1
-fi
-# A splat anywhere in the kernel log fails the run.
-splat='Kernel panic|Oops|WARNING:|BUG:|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|KASAN:|UBSAN:|Call Trace:'
-if grep -Eq "$splat" "$out/console.log" "$out/dmesg" 2>/dev/null; then
-	echo "# vm-run: kernel log shows a problem:" >&2
-	grep -Eh -m5 "$splat" "$out/console.log" "$out/dmesg" 2>/dev/null | sed 's/^/#   /' >&2
-	fail=1
-fi
-guest_rc=$(cat "$out/rc" 2>/dev/null || echo missing)
-if [ "$guest_rc" != 0 ]; then
-	echo "# vm-run: guest script exit status: $guest_rc" >&2
-	fail=1
-fi
-exit $fail
+verdict "$out" "$qemu_rc" "$timeout"

@@ -3,7 +3,10 @@
 #
 # tools/kernel-tree.sh on a small fake kernel tarball and a fake series:
 # the version check, the pristine commit, "git am" in series order, reuse
-# of an up-to-date tree, and reset of a dirty, stale or half-applied one.
+# of an up-to-date tree, and reset of a dirty, stale or half-applied one;
+# with --build-each and a fake kernel build: a TAP line per patch, a
+# failed build on a reused tree fails (it used to pass on the cached
+# results), and cached results are dropped when the build changes.
 # Runs on the host in a few seconds (no kernel build).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,8 +46,19 @@ make_series() {
 tree() {
 	KERNEL_TARBALL=$work/${TARBALL:-good}.tar.xz KSRC=$work/linux \
 		PATCHES=$work/patches RESULTS=$work/results \
+		BUILD_KERNEL=$work/build-kernel.sh \
 		"$TOP/tools/kernel-tree.sh" "$@" >"$work/out" 2>&1
 }
+
+# The fake kernel build: logs each call (the patch it built, whether
+# undefined options were allowed) to $work/builds, and fails while
+# $work/break-build exists.
+cat >"$work/build-kernel.sh" <<SCRIPT
+#!/bin/bash
+echo "\$(git -C "$work/linux" log -1 --format=%s) undefined_ok=\${CONFIG_UNDEFINED_OK:-0}" >>"$work/builds"
+[ ! -e "$work/break-build" ]
+SCRIPT
+chmod +x "$work/build-kernel.sh"
 
 fake_tarball good 6 12
 fake_tarball old 6 1
@@ -97,5 +111,71 @@ after_failure() {
 	tree && [ "$(git -C "$work/linux" log -1 --format=%s)" = "second: four" ]
 }
 ok "after a failed run, the next run rebuilds the tree" after_failure
+
+# series_tap_is LINE...: the result lines of $work/results/series.tap.
+series_tap_is() {
+	[ "$(grep -E '^(not )?ok' "$work/results/series.tap")" = "$(printf '%s\n' "$@")" ] ||
+		{ sed 's/^/# /' "$work/results/series.tap" "$work/out"; return 1; }
+}
+p1=$(head -1 "$work/patches/series")
+p2=$(tail -1 "$work/patches/series")
+
+build_each() {
+	rm -f "$work/builds" "$work/results/series.tap"
+	tree --build-each && series_tap_is "ok 1 - $p1 applies and the kernel builds" \
+		"ok 2 - $p2 applies and the kernel builds" &&
+		[ "$(cat "$work/builds")" = "$(printf '%s\n' "first: TWO undefined_ok=1" \
+			"second: four undefined_ok=0")" ]
+}
+ok "--build-each: the kernel built after each patch, a TAP line each" build_each
+
+reuse_builds_last() {
+	rm -f "$work/builds" "$work/results/series.tap"
+	tree --build-each && grep -q "up to date" "$work/out" &&
+		series_tap_is "ok 1 - $p1 applies and the kernel builds" \
+			"ok 2 - $p2 applies and the kernel builds" &&
+		grep -q "^# patches 1..1: cached results of build id" "$work/results/series.tap" &&
+		[ "$(cat "$work/builds")" = "second: four undefined_ok=0" ]
+}
+ok "--build-each on a reused tree: patch 1 from the cache, the last built in this run" \
+	reuse_builds_last
+
+# Item 17 of issue 14: the cached all-ok series.tap was copied before the
+# rebuild, so a rebuild that failed left only "ok" lines behind.
+reuse_failed_build() {
+	rm -f "$work/results/series.tap"
+	touch "$work/break-build"
+	! tree --build-each && grep -q "the kernel does not build at patches/$p2" "$work/out" &&
+		series_tap_is "ok 1 - $p1 applies and the kernel builds" \
+			"not ok 2 - $p2 applies and the kernel builds"
+}
+ok "--build-each on a reused tree whose build fails: fails, series.tap ends not ok" \
+	reuse_failed_build
+
+fresh_failed_build() {
+	rm -f "$work/results/series.tap"
+	touch "$work/linux/drivers/stray.o"
+	! tree --build-each && grep -q "applying patches" "$work/out" &&
+		series_tap_is "not ok 1 - $p1 applies and the kernel builds"
+}
+ok "--build-each applying afresh, a build that fails: fails at the first patch" \
+	fresh_failed_build
+
+fixed_again() {
+	rm -f "$work/break-build" "$work/builds"
+	tree --build-each && grep -q "applying patches" "$work/out" &&
+		series_tap_is "ok 1 - $p1 applies and the kernel builds" \
+			"ok 2 - $p2 applies and the kernel builds"
+}
+ok "after the failure, a working build passes again, every patch built" fixed_again
+
+new_build_id() {
+	rm -f "$work/builds"
+	echo "# changed" >>"$work/build-kernel.sh"
+	tree --build-each && grep -q "no per-patch build results for this tree and build id" "$work/out" &&
+		[ "$(wc -l <"$work/builds")" = 2 ]
+}
+ok "a changed build script (build id) drops the cached results: every patch built again" \
+	new_build_id
 
 done_testing

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tools/vm-run.sh against guests that behave well and badly: a clean run
-# passes and returns the guest's output; a WARN in the kernel log, a guest
-# that never finishes and a failing guest script each fail the run.
-# Four short boots of the test kernel (1 vCPU).
+# passes and returns the guest's output; a WARN, a BUG, an Oops, a bare
+# Call Trace or a KASAN report in the kernel log, a guest that never
+# finishes and a failing guest script each fail the run. Eight short
+# boots of the test kernel (1 vCPU). tests/host/vm-log.sh checks the same
+# verdict on hand-made logs for every kind of splat, without booting.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 probe=$TOP/tests/host/guest/runner-probe.sh
@@ -21,10 +23,17 @@ clean_run() {
 }
 ok "a clean guest run passes and returns the guest's output" clean_run
 
-warn_fails() {
-	! run warn && grep -q "kernel log shows a problem" "$TOP/build/results/runner-warn.out"
+# splat_fails KIND: the probe's KIND of splat (written to /dev/kmsg) fails
+# the run, and the report quotes it.
+splat_fails() {
+	! run "$1" && grep -q "kernel log shows a problem" "$TOP/build/results/runner-$1.out" &&
+		grep -q "injected by vm-runner test" "$TOP/build/results/runner-$1.out"
 }
-ok "a WARNING in the guest's kernel log fails the run" warn_fails
+ok "a WARNING in the guest's kernel log fails the run" splat_fails warn
+ok "a BUG in the guest's kernel log fails the run" splat_fails bug
+ok "an Oops in the guest's kernel log fails the run" splat_fails oops
+ok "a Call Trace in the guest's kernel log fails the run" splat_fails calltrace
+ok "a KASAN report in the guest's kernel log fails the run" splat_fails kasan
 
 hang_fails() {
 	! run hang 25 && grep -q "did not finish within 25s" "$TOP/build/results/runner-hang.out"

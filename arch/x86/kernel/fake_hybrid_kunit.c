@@ -103,11 +103,25 @@ static void parse_refuses_malformed(struct kunit *test)
 	}
 }
 
-/* The misfit limit of the load balancer (fits_capacity() in fair.c). */
-static bool misfit_fits(unsigned long util, unsigned long capacity)
-{
-	return util * 1280 < capacity * 1024;
-}
+/*
+ * Worked by hand, for capacities from the smallest to a P-core's: the
+ * largest utilization asym packing may move onto a CPU of that capacity
+ * (below 2/3 of it), and the largest the load balancer does not call a
+ * misfit there (fits_capacity() in fair.c: below 80% of it). Between the
+ * two lies the band a packed task can grow into before it is a misfit.
+ */
+static const struct {
+	unsigned long cap;
+	unsigned long last_packed;	/* 2/3 of cap, rounded down below it */
+	unsigned long last_fitting;	/* 80% of cap, rounded down below it */
+} pack_limits[] = {
+	{   64,  42,  51 },	/* 42.7; 51.2 */
+	{  256, 170, 204 },	/* 170.7; 204.8 */
+	{  512, 341, 409 },	/* 341.3; 409.6 */
+	{  605, 403, 483 },	/* the E-core: 403.3; 484 exactly, a misfit */
+	{  768, 511, 614 },	/* 512 exactly, not below; 614.4 */
+	{ 1024, 682, 819 },	/* 682.7; 819.2 */
+};
 
 static void pack_fit_limit(struct kunit *test)
 {
@@ -122,20 +136,25 @@ static void pack_fit_limit(struct kunit *test)
 
 static void pack_fit_leaves_band_below_misfit(struct kunit *test)
 {
-	unsigned long cap, util, band;
+	unsigned long util;
+	int i;
 
-	for (cap = 64; cap <= SCHED_CAPACITY_SCALE; cap += 64) {
-		band = 0;
-		for (util = 0; util <= SCHED_CAPACITY_SCALE; util++) {
-			/* Packed down, a task must not be a misfit there. */
-			if (sched_asym_pack_fits(util, cap))
-				KUNIT_ASSERT_TRUE_MSG(test, misfit_fits(util, cap),
-						      "util %lu cap %lu", util, cap);
-			else if (misfit_fits(util, cap))
-				band++;
-		}
-		/* Between the two limits: at least 10% of the capacity. */
-		KUNIT_EXPECT_GE_MSG(test, band * 10, cap, "cap %lu", cap);
+	for (i = 0; i < ARRAY_SIZE(pack_limits); i++) {
+		unsigned long cap = pack_limits[i].cap;
+		unsigned long last = pack_limits[i].last_packed;
+
+		/* Packing stops exactly at the hand-worked limit... */
+		for (util = 0; util <= SCHED_CAPACITY_SCALE; util++)
+			KUNIT_ASSERT_EQ_MSG(test, sched_asym_pack_fits(util, cap),
+					    util <= last, "util %lu cap %lu", util, cap);
+		/*
+		 * ...which is below the misfit limit: a packed task is never a
+		 * misfit there, and can grow by at least 10% of the capacity
+		 * before it is one.
+		 */
+		KUNIT_EXPECT_LT_MSG(test, last, pack_limits[i].last_fitting, "cap %lu", cap);
+		KUNIT_EXPECT_GE_MSG(test, (pack_limits[i].last_fitting - last) * 10, cap,
+				    "cap %lu", cap);
 	}
 }
 

@@ -45,8 +45,9 @@ bad_name_refused() {
 	fi
 	[ "$(current_governor)" = budget ]
 }
-# ktap_test_result splits its arguments on white space: each bad name gets
-# a function of its own.
+# Each bad name gets a function of its own (the kernel's ktap_test_result
+# split its arguments on white space; ours, from ../ktap.sh, does not, but
+# a named function also reads better in the result).
 refuse_unknown() { bad_name_refused nosuchgovernor; }
 refuse_empty_line() { bad_name_refused $'\n'; }
 refuse_blank() { bad_name_refused ' '; }

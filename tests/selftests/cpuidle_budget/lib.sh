@@ -2,11 +2,11 @@
 #
 # Helpers shared by the cpuidle_budget selftests. Sourced, not run. Uses the
 # kernel's own KTAP helpers (tools/testing/selftests/kselftest/) from the
-# tree the test kernel was built from.
+# tree the test kernel was built from, through ../ktap.sh (which makes
+# ktap_test_result quote its command).
 
-KSRC=${KSRC:-${CB_TOP:?}/build/linux}
-# shellcheck source=/dev/null
-. "$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
+# shellcheck source=tests/selftests/ktap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
 
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 GOV_FILE=$CPUIDLE/current_governor
@@ -39,6 +39,15 @@ total_usage() {
 # Sum of budget's select() count over CPUs, from its debugfs statistics.
 budget_selects() {
 	awk 'NR > 1 { s += $2 } END { print s + 0 }' "$STATS"
+}
+
+# budget_stat CPU COLUMN: CPU's value in the debugfs statistics column
+# named COLUMN in their header (selects, deeper, pressure...); nothing if
+# either is missing.
+budget_stat() {
+	awk -v cpu="$1" -v name="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) col = i; next }
+		col && $1 == cpu { print $col }' "$STATS" 2>/dev/null
 }
 
 # A periodic wake-up workload: two timer threads, 1 ms period, 0.3 s.

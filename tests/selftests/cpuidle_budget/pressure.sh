@@ -5,6 +5,13 @@
 # the same early-wake-up workload, high pressure moves residency toward
 # deeper states; the latency limit (/dev/cpu_dma_latency) and disabled
 # states hold whatever the pressure; the tracepoint reports both choices.
+#
+# Every assertion first checks its inputs: the workload ran (wakeups
+# exited 0 and the CPU entered idle at least MIN_ENTRIES times), the
+# counters were read, and the pressure was what the test says it was,
+# before and after the run. "Nothing deep was entered" only means
+# something when deep states were entered in the same conditions without
+# the limit: the run at pressure 1024 shows that (a positive control).
 
 DIR=$(dirname "$0")
 . "$DIR/lib.sh"
@@ -26,15 +33,41 @@ set_governor budget
 
 # Built by make check from wakeups.c (tests/selftests/cpuidle_budget).
 WAKEUPS=${WAKEUPS:-$CB_TOP/build/selftests/wakeups}
+# wakeups wakes $CPU about 890 times a second (its pauses average 1.125
+# ms: 30% of 100..400 us, 70% of 1..2 ms); fewer entries than this in a
+# run mean that it did not run, whatever TCG's speed.
+MIN_ENTRIES=${MIN_ENTRIES:-100}
 
-# Entries per state of $CPU while the workload runs.
+# Entries per state of $CPU while the workload runs ("N N N N N N");
+# fails, printing nothing (its messages go to standard error, which the
+# TAP file also gets), when the workload fails or makes fewer than
+# MIN_ENTRIES entries, or the counters cannot be read.
 entries() {
-	local before after
+	local before after n
 	before=$(cat $STATE/state*/usage | tr '\n' ' ')
-	"$WAKEUPS" "$CPU" "$SRC" "$SECONDS_PER_RUN"
+	if ! "$WAKEUPS" "$CPU" "$SRC" "$SECONDS_PER_RUN" >&2; then
+		ktap_print_msg "wakeups $CPU $SRC $SECONDS_PER_RUN failed" >&2
+		return 1
+	fi
 	after=$(cat $STATE/state*/usage | tr '\n' ' ')
-	paste <(echo "$before" | tr ' ' '\n') <(echo "$after" | tr ' ' '\n') |
-		awk 'NF == 2 { printf "%d ", $2 - $1 }'
+	# shellcheck disable=SC2086 # one word per state
+	is_count $before $after >&2 || return 1
+	n=$(paste <(echo "$before" | tr ' ' '\n') <(echo "$after" | tr ' ' '\n') |
+		awk 'NF == 2 { printf "%d ", $2 - $1 }')
+	if [ "$(total_of "$n")" -lt "$MIN_ENTRIES" ]; then
+		ktap_print_msg "only $(total_of "$n") idle entries on CPU $CPU (at least $MIN_ENTRIES)" >&2
+		return 1
+	fi
+	echo "$n"
+}
+
+# total_of ENTRIES, deep_of ENTRIES: all entries, and those into C6 and
+# beyond (state index 3 on), of an entries() result.
+total_of() {
+	echo "$1" | awk '{ for (i = 1; i <= NF; i++) t += $i; print t + 0 }'
+}
+deep_of() {
+	echo "$1" | awk '{ for (i = 4; i <= NF; i++) d += $i; print d + 0 }'
 }
 
 # Share (per mille) of the entries into states at or beyond C6 (index 3).
@@ -43,57 +76,95 @@ deep_share() {
 		print t ? int(1000 * d / t) : 0 }'
 }
 
-# usage_of N: entries of state N on $CPU.
-usage_of() {
-	cat $STATE/state$1/usage
-}
-
-wait_pressure() {
-	local want=$1 i
-	for i in $(seq 50); do
-		[ "$(awk -v c="$CPU" '$1 == c { print $7 }' "$STATS")" = "$want" ] && return 0
-		sleep 0.05
-	done
+# pressure_is P: $CPU's published pressure is P now (says so if not).
+pressure_is() {
+	local p
+	p=$(budget_stat "$CPU" pressure)
+	[ "$p" = "$1" ] && return 0
+	ktap_print_msg "pressure on CPU $CPU is '$p', not $1"
 	return 1
 }
 
+wait_pressure() {
+	local _
+	for _ in $(seq 50); do
+		[ "$(budget_stat "$CPU" pressure)" = "$1" ] && return 0
+		sleep 0.05
+	done
+	pressure_is "$1"
+}
+
+# at_pressure P VAR: entries() into VAR with the pressure P before and
+# after the run; fails if the pressure was not P, or entries() failed.
+at_pressure() {
+	local out
+	pressure_is "$1" && out=$(entries) && pressure_is "$1" || return 1
+	printf -v "$2" '%s' "$out"
+}
+
+low='' high='' deeper0='' deeper1=''
 echo "power_mw=1000 limit_mw=6000 busy_cpus=1" >"$OVERRIDE"
-wait_pressure 0 || ktap_print_msg "pressure did not drop to 0"
-low=$(entries)
+low_ok=0
+wait_pressure 0 && at_pressure 0 low && low_ok=1
 echo "power_mw=6000 limit_mw=6000 busy_cpus=1" >"$OVERRIDE"
-wait_pressure 1024 || ktap_print_msg "pressure did not rise to 1024"
-deeper0=$(awk -v c="$CPU" '$1 == c { print $4 }' "$STATS")
-high=$(entries)
-deeper1=$(awk -v c="$CPU" '$1 == c { print $4 }' "$STATS")
+high_ok=0
+if wait_pressure 1024; then
+	deeper0=$(budget_stat "$CPU" deeper)
+	at_pressure 1024 high && high_ok=1
+	deeper1=$(budget_stat "$CPU" deeper)
+fi
 ktap_print_msg "pressure 0:    entries per state: $low(deep share $(deep_share "$low")/1000)"
 ktap_print_msg "pressure 1024: entries per state: $high(deep share $(deep_share "$high")/1000)"
+moves_deeper() {
+	[ $low_ok = 1 ] && [ $high_ok = 1 ] &&
+		[ "$(deep_share "$high")" -ge $(( $(deep_share "$low") + 100 )) ]
+}
 ktap_test_result "pressure 1024 moves idle entries toward deeper states (>= +10 points)" \
-	[ "$(deep_share "$high")" -ge $(( $(deep_share "$low") + 100 )) ]
-ktap_test_result "the statistics count selections the pressure made deeper" \
-	[ "$deeper1" -gt "$deeper0" ]
+	moves_deeper
+counts_deeper() {
+	[ $high_ok = 1 ] && is_count "$deeper0" "$deeper1" && [ "$deeper1" -gt "$deeper0" ]
+}
+ktap_test_result "the statistics count selections the pressure made deeper" counts_deeper
+
+# The positive control of the two tests that follow: at pressure 1024 this
+# workload does enter deep states when nothing forbids them.
+deep_control() {
+	[ $high_ok = 1 ] && [ "$(deep_of "$high")" -gt 0 ] && return 0
+	ktap_print_msg "no deep state entries at pressure 1024 without a limit: nothing to hold back"
+	return 1
+}
 
 # Exit latency limit of 100 us: C6 (170), C8 (200), C10 (230) must not run.
-deep_usage() {
-	echo $(( $(usage_of 3) + $(usage_of 4) + $(usage_of 5) ))
+latency_limit_holds() {
+	local run=
+	deep_control || return 1
+	# The request holds while fd 3 is open; "64" is hex for 100 us.
+	exec 3>/dev/cpu_dma_latency
+	printf 64 >&3
+	at_pressure 1024 run
+	exec 3>&-
+	[ -n "$run" ] || return 1
+	ktap_print_msg "under a 100 us limit: entries per state: $run"
+	[ "$(deep_of "$run")" = 0 ]
 }
-# The request holds while fd 3 is open; "64" is hex for 100 us.
-exec 3>/dev/cpu_dma_latency
-printf 64 >&3
-u0=$(deep_usage)
-entries >/dev/null
-u1=$(deep_usage)
-exec 3>&-
-ktap_print_msg "deep state entries on CPU $CPU under a 100 us limit: $((u1 - u0))"
 ktap_test_result "with /dev/cpu_dma_latency at 100 us no deeper state is entered, even at pressure 1024" \
-	[ "$u1" = "$u0" ]
+	latency_limit_holds
 
-# A disabled state is never entered.
-echo 1 >$STATE/state5/disable
-c0=$(usage_of 5)
-entries >/dev/null
-c1=$(usage_of 5)
-echo 0 >$STATE/state5/disable
-ktap_test_result "a disabled state (C10) is never entered, even at pressure 1024" [ "$c1" = "$c0" ]
+# A disabled state is never entered; C6 and C8 still are (the pressure
+# still drives the CPU deep: the control that C10 would be a candidate).
+disabled_state_holds() {
+	local run=
+	deep_control || return 1
+	echo 1 >$STATE/state5/disable || return 1
+	at_pressure 1024 run
+	echo 0 >$STATE/state5/disable
+	[ -n "$run" ] || return 1
+	ktap_print_msg "C10 disabled: entries per state: $run"
+	[ "$(echo "$run" | awk '{ print $6 }')" = 0 ] &&
+		[ "$(echo "$run" | awk '{ print $4 + $5 }')" -gt 0 ]
+}
+ktap_test_result "a disabled state (C10) is never entered, even at pressure 1024" \
+	disabled_state_holds
 
 # The tracepoint: both the chosen and the unbiased state, and the pressure.
 TRACE=/sys/kernel/tracing

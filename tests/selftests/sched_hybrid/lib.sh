@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Helpers shared by the sched_hybrid selftest and tests/guest/bench-sched.sh.
-# Sourced, not run.
+# Sourced, not run. The placement summary helpers (field, share, ran,
+# at_least) read tools/sched-placement's JSON in $OUT and need ../ktap.sh;
+# tests/host/selftest-helpers.sh runs them on the host.
 
 TRACING=/sys/kernel/tracing
 HYBRID=/sys/kernel/debug/x86/fake_hybrid
@@ -32,4 +34,43 @@ placement_trace_arm() {
 		 sched/sched_wakeup_new task/task_rename; do
 		echo 1 >$TRACING/events/$e/enable
 	done
+}
+
+# The placement summaries (tools/sched-placement --json) of the runs, as
+# $OUT/NAME.json.
+
+# field NAME CLASS KEY [SUBKEY]: a value of the class in $OUT/NAME.json;
+# nothing, and failure, when the summary, the class or the key is missing.
+field() {
+	python3 -c 'import json, sys
+try:
+    v = json.load(open(sys.argv[1]))["classes"][sys.argv[2]]
+    for k in sys.argv[3:]:
+        v = v[k]
+except (OSError, ValueError, KeyError) as e:
+    sys.exit("# no %s in %s: %r" % ("/".join(sys.argv[2:]), sys.argv[1], e))
+print(v)' "$OUT/$1.json" "${@:2}"
+}
+
+# share NAME CLASS TYPE: the class's runtime share (%) on that core type;
+# 0.0 when the class never ran there, nothing (and failure) when the class
+# or the summary is missing.
+share() {
+	field "$1" "$2" share_pct >/dev/null || return 1
+	field "$1" "$2" share_pct "$3" 2>/dev/null || echo 0.0
+}
+
+# ran NAME CLASS TASKS SECONDS: the positive control of a placement
+# assertion: CLASS is in the summary of run NAME with TASKS tasks and at
+# least SECONDS of runtime (half of what they were started for).
+ran() {
+	local tasks runtime
+	tasks=$(field "$1" "$2" tasks) && runtime=$(field "$1" "$2" runtime_s) || return 1
+	ktap_print_msg "$1: $2: $tasks tasks, ${runtime} s of runtime"
+	[ "$tasks" = "$3" ] && at_least "$runtime" "$4"
+}
+
+# at_least VALUE LIMIT: both are numbers, and VALUE >= LIMIT.
+at_least() {
+	is_number "$1" "$2" && awk -v v="$1" -v l="$2" 'BEGIN { exit !(v >= l) }'
 }

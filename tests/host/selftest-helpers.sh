@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest selftests' helpers on the host, fed no data: they must fail
+# where the kernel's KTAP helpers pass.
+#
+#  - tests/selftests/ktap.sh: ktap_test_result on a comparison of two
+#    empty values fails (the kernel's passes it: "if $@" drops the empty
+#    arguments, and [ -gt ] is true); is_count and is_number refuse what
+#    is no number;
+#  - tests/selftests/sched_hybrid/lib.sh: a placement summary that is
+#    missing, lacks the task class, has too few of its tasks or too little
+#    runtime fails the positive control (ran) and gives no share, where the
+#    old share() read a missing class as 0.0 and so passed the baseline
+#    ("E share <= 50%").
+#
+# Needs build/linux (the kernel's ktap_helpers.sh): make check runs it
+# after the series step.
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/host/lib.sh
+. "$TOP/tests/host/lib.sh"
+tools_and_scratch
+export CB_TOP=$TOP KSRC
+
+# ktap_of SCRIPT...: the KTAP result lines a shell prints running SCRIPT
+# (bash code) with tests/selftests/ktap.sh sourced, or the kernel's
+# helpers alone when KERNEL=1.
+ktap_of() {
+	local helpers=$TOP/tests/selftests/ktap.sh
+	[ "${KERNEL:-0}" = 1 ] && helpers=$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh
+	bash -c ". '$helpers'; $1" 2>/dev/null | grep -E '^(not )?ok'
+}
+
+# The empty values pressure.sh compared when its counters were not read.
+empty_gt='a= b=; ktap_test_result "deeper1 > deeper0" [ "$a" -gt "$b" ]'
+kernel_passes_empty() {
+	[ "$(KERNEL=1 ktap_of "$empty_gt")" = "ok 1 deeper1 > deeper0" ]
+}
+ok "the kernel's ktap_test_result passes [ \"\" -gt \"\" ] (the defect)" kernel_passes_empty
+ours_fails_empty() {
+	[ "$(ktap_of "$empty_gt")" = "not ok 1 deeper1 > deeper0" ]
+}
+ok "tests/selftests/ktap.sh's ktap_test_result fails it" ours_fails_empty
+
+counts() {
+	[ "$(ktap_of 'ktap_test_result c is_count 0 12 4294967295
+		ktap_test_result e is_count "" 3
+		ktap_test_result m is_count -1
+		ktap_test_result w is_count "1 2"
+		ktap_test_result n is_number 97.25 0.0 3
+		ktap_test_result x is_number 1e-06')" = "$(printf '%s\n' "ok 1 c" "not ok 2 e" \
+		"not ok 3 m" "not ok 4 w" "ok 5 n" "not ok 6 x")" ]
+}
+ok "is_count and is_number take numbers only: not empty, negative, two words, 1e-06" counts
+
+# Placement summaries as tools/sched-placement --json writes them.
+export OUT=$T
+cat >"$T/good.json" <<'JSON'
+{"duration_s": 6.0, "classes": {
+ "light-0": {"tasks": 4, "runtime_s": 2.31, "share_pct": {"P": 97.5, "E": 2.5},
+             "migrations": 3, "migrations_per_s": 0.125, "runnable_wait_s": 0.01},
+ "heavy-0": {"tasks": 2, "runtime_s": 11.9, "share_pct": {"P": 100.0},
+             "migrations": 0, "migrations_per_s": 0.0, "runnable_wait_s": 0.0}}}
+JSON
+# The run whose light tasks never started: only a stray class.
+cat >"$T/no-light.json" <<'JSON'
+{"duration_s": 6.0, "classes": {
+ "sh": {"tasks": 1, "runtime_s": 0.01, "share_pct": {"P": 100.0},
+        "migrations": 0, "migrations_per_s": 0.0, "runnable_wait_s": 0.0}}}
+JSON
+
+# sched NAME: runs bash code with ktap.sh and sched_hybrid/lib.sh sourced;
+# its standard output in T/out.
+sched() {
+	bash -c ". '$TOP/tests/selftests/ktap.sh'; . '$TOP/tests/selftests/sched_hybrid/lib.sh'; $1" \
+		>"$T/out" 2>&1
+}
+
+good_summary() {
+	sched 'ran good light-0 4 1.2 && [ "$(share good light-0 E)" = 2.5 ] &&
+		[ "$(share good heavy-0 E)" = 0.0 ] &&
+		[ "$(field good heavy-0 migrations_per_s)" = 0.0 ] &&
+		at_least 50 "$(share good light-0 E)"'
+}
+ok "a summary with the class: ran passes, shares read (0.0 on a type never used)" good_summary
+
+# The baseline of placement.sh as it was: the share of a missing class
+# read as 0.0, which is "at most 50% on E-cores".
+old_share() {
+	python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["classes"].get(sys.argv[2], {})
+print(c.get("share_pct", {}).get(sys.argv[3], 0.0))' "$T/$1.json" "$2" "$3"
+}
+old_baseline_passes() {
+	awk -v v=50 -v l="$(old_share no-light light-0 E)" 'BEGIN { exit !(v >= l) }'
+}
+ok "the old share() passes the baseline on a summary without the class (the defect)" \
+	old_baseline_passes
+
+missing_class() {
+	! sched 'ran no-light light-0 4 1.2' && ! sched 'share no-light light-0 E' &&
+		! sched 'at_least 50 "$(share no-light light-0 E)"' &&
+		grep -q "not a number" "$T/out"
+}
+ok "a summary without the class: ran fails, no share, the baseline comparison fails" \
+	missing_class
+
+missing_json() {
+	! sched 'ran nothing light-0 4 1.2' && ! sched 'share nothing light-0 E' &&
+		! sched 'at_least 50 "$(share nothing light-0 E)"'
+}
+ok "no summary at all: ran fails, no share, the baseline comparison fails" missing_json
+
+too_little() {
+	! sched 'ran good light-0 5 1.2' && ! sched 'ran good light-0 4 2.4'
+}
+ok "fewer tasks than started, or less than half their runtime: ran fails" too_little
+
+done_testing

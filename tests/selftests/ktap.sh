@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The KTAP helpers of every selftest here: the kernel's own
+# (tools/testing/selftests/kselftest/ktap_helpers.sh, from the tree the
+# test kernel was built from), with ktap_test_result replaced, and the
+# checks every assertion makes of its inputs first. Sourced, not run.
+
+KSRC=${KSRC:-${CB_TOP:?}/build/linux}
+# shellcheck source=/dev/null
+. "$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
+
+# ktap_test_result DESCRIPTION COMMAND...: one result, from COMMAND's exit
+# status. The kernel's runs "if $@", unquoted: an empty argument vanishes,
+# so [ "$a" = "$b" ] with both empty becomes [ = ] and [ "$a" -gt "$b" ]
+# becomes [ -gt ], both true, and a test passes on no data at all. This
+# one runs COMMAND exactly as given.
+ktap_test_result() {
+	local description=$1
+	shift
+	if "$@"; then
+		ktap_test_pass "$description"
+	else
+		ktap_test_fail "$description"
+	fi
+}
+
+# is_count VALUE...: every VALUE is a whole number (a counter that was
+# read), else says which is not and fails: the first check of an
+# assertion, so that it never compares a missing or garbled value.
+is_count() {
+	local v
+	for v in "$@"; do
+		if ! [[ $v =~ ^[0-9]+$ ]]; then
+			ktap_print_msg "no data: '$v' is not a count"
+			return 1
+		fi
+	done
+}
+
+# is_number VALUE...: every VALUE is a decimal number (such as 97.25).
+is_number() {
+	local v
+	for v in "$@"; do
+		if ! [[ $v =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+			ktap_print_msg "no data: '$v' is not a number"
+			return 1
+		fi
+	done
+}
