@@ -4,7 +4,8 @@
 # Configure and build the test kernel from build/linux into build/kobj:
 # tinyconfig, then tests/kconfig/test-kernel.config (plus debug.config with
 # DEBUG=1) merged over it, then a check that every requested option
-# survived olddefconfig. Builds vmlinux (QEMU boots it via PVH), modules,
+# survived olddefconfig. Builds vmlinux (QEMU boots it via PVH; the debug
+# flavour also a bzImage, see KIMAGE in lib.sh), modules,
 # and what out-of-tree modules need (Module.symvers), then installs the
 # kernel's modules into build/stage for the guest.
 #
@@ -19,7 +20,7 @@ fragments=("$TOP/tests/kconfig/test-kernel.config")
 kconfig_generate "$KOBJ" "${fragments[@]}"
 
 start=$(date +%s)
-kmake vmlinux modules
+kmake "$KIMAGE_TARGET" modules
 log "kernel built in $(( $(date +%s) - start )) s"
 
 rm -rf "$STAGE"

@@ -67,6 +67,7 @@ host_test tap-summary
 host_test kernel-tree
 host_test analysers
 host_test series-warnings
+host_test global-symbols
 host_test vm-log
 
 # The series, patch by patch; this also builds the test kernel. Its
@@ -79,8 +80,8 @@ if ! "$TOP/tools/kernel-tree.sh" --build-each; then
 			"tools/kernel-tree.sh --build-each prepares and builds the kernel" \
 			>>"$RESULTS/series.tap"
 	# The kernel of an earlier run must not stand in for the one that
-	# failed to build: without a vmlinux every guest run below fails.
-	rm -f "$KOBJ/vmlinux"
+	# failed to build: without a kernel image every guest run below fails.
+	rm -f "$KOBJ/vmlinux" "$KIMAGE"
 fi
 sed -i "1i 1..$(series_patches | grep -c .)" "$RESULTS/series.tap"
 tap_files+=("$RESULTS/series.tap")
@@ -140,9 +141,19 @@ rebuilt_w1() {
 	done
 	kmake -s W=1 "$@"
 }
+# Every object of the governor (not the .mod.o modpost makes), just built.
+governor_symbols() {
+	local objs=()
+	mapfile -t objs < <(find "$TOP/drivers/cpuidle/governors/budget" -name '*.o' ! -name '*.mod.o')
+	[ ${#objs[@]} -ge 5 ] || { echo "only ${#objs[@]} objects built"; return 1; }
+	"$TOP/tools/global-symbols.sh" "${objs[@]}"
+}
 i=$((i + 1))
 tap_case "$static" $i "out-of-tree modules build with W=1 (all compiled now), no warnings" \
 	no_warnings modules_rebuilt
+i=$((i + 1))
+tap_case "$static" $i "the governor's objects define no global symbol without the cpuidle_budget_ prefix" \
+	governor_symbols
 i=$((i + 1))
 tap_case "$static" $i "selftest helpers (wakeups.c, dutycycle.c) build with -Wall -Werror" \
 	make -s -C "$TOP" helpers
@@ -200,11 +211,12 @@ kunit_ran() {
 		python3 "$TOP/tools/tap-summary.py" --suites "$f" "$@"
 }
 
-# The guest selftests: the governor's (MTTCG, 4 CPUs), then the emulated
-# platform's (-icount, 6 CPUs: its throughput comparisons need virtual time).
+# The guest selftests: the governor's (MTTCG, 4 CPUs; then on two packages),
+# then the emulated platform's (-icount, 6 CPUs: its throughput comparisons
+# need virtual time).
 vm=$RESULTS/vm.tap
 tap_files+=("$vm")
-echo "1..7" >"$vm"
+echo "1..9" >"$vm"
 tap_case "$vm" 1 "guest selftest run: booted, finished, kernel log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
 	"$TOP/tests/guest/selftests.sh"
@@ -219,17 +231,27 @@ f=$RESULTS/vm-selftests/kunit-emul.ktap
 tap_case "$vm" 3 "KUnit: emul_model ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" emul_model
 tap_files+=("$f")
-tap_case "$vm" 4 "emulated platform selftest run (-icount, 6 CPUs): booted, finished, log clean" \
+# drivers/cpuidle/governor_kunit.c (patch 0001).
+f=$RESULTS/vm-selftests/kunit-cpuidle-core.ktap
+tap_case "$vm" 4 "KUnit: cpuidle_governor ran, no failure (kunit.py parse)" \
+	kunit_ran "$f" cpuidle_governor
+tap_files+=("$f")
+# Two packages (-smp 4,sockets=2): the sampler per package, through CPU
+# hotplug, with every cross-package MSR read under the atomic-sleep checks.
+tap_case "$vm" 5 "two-package selftest run (4 CPUs, 2 sockets): booted, finished, log clean" \
+	"$TOP/tools/vm-run.sh" --quiet --name packages --smp 4,sockets=2 --timeout 600 \
+	"$TOP/tests/guest/selftests.sh" cpuidle_budget_packages
+tap_case "$vm" 6 "emulated platform selftest run (-icount, 6 CPUs): booted, finished, log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name platform --smp 6 --icount 4 --timeout 900 \
 	"$TOP/tests/guest/selftests.sh" emul_platform
-tap_case "$vm" 5 "scheduler selftest run on a faked 2P+4E part (-icount, 6 CPUs): booted, finished, log clean" \
+tap_case "$vm" 7 "scheduler selftest run on a faked 2P+4E part (-icount, 6 CPUs): booted, finished, log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name sched --smp 6 --icount 4 --timeout 900 \
 	--hybrid "$TOP/tests/guest/selftests.sh" sched_hybrid
 f=$RESULTS/vm-sched/kunit-hybrid.ktap
-tap_case "$vm" 6 "KUnit: x86_fake_hybrid ran, no failure (kunit.py parse)" \
+tap_case "$vm" 8 "KUnit: x86_fake_hybrid ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" x86_fake_hybrid
 tap_files+=("$f")
-tap_case "$vm" 7 "a malformed fake_hybrid= boots as if absent (guest finished, log clean)" \
+tap_case "$vm" 9 "a malformed fake_hybrid= boots as if absent (guest finished, log clean)" \
 	"$TOP/tools/vm-run.sh" --quiet --name hybrid-refused --smp 4 --timeout 300 \
 	--append "fake_hybrid=P:0-1:1024:64,E:2-9:605:32" "$TOP/tests/guest/fake-hybrid-refused.sh"
 f=$RESULTS/vm-hybrid-refused/fake-hybrid-refused.tap
@@ -237,11 +259,13 @@ f=$RESULTS/vm-hybrid-refused/fake-hybrid-refused.tap
 tap_files+=("$f")
 # A selftest that left no TAP behind (the guest died first) is a failure.
 for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug \
+	 "$TOP"/tests/selftests/cpuidle_budget_packages/*.sh \
 	 "$TOP"/tests/selftests/emul_platform/*.sh \
 	 "$TOP"/tests/selftests/sched_hybrid/*.sh; do
 	name=$(basename "$t" .sh)
 	[ "$name" = lib ] && continue
 	vmdir=vm-selftests
+	[[ "$t" == */cpuidle_budget_packages/* ]] && vmdir=vm-packages
 	[[ "$t" == */emul_platform/* ]] && vmdir=vm-platform
 	[[ "$t" == */sched_hybrid/* ]] && vmdir=vm-sched
 	f=$RESULTS/$vmdir/$name.tap

@@ -11,6 +11,15 @@ KSRC=${KSRC:-$BUILD/linux}		# git tree: pristine commit + the series
 flavour=
 if [ "${DEBUG:-0}" = 1 ]; then flavour=-debug; fi
 KOBJ=${KOBJ:-$BUILD/kobj$flavour}	# kernel objects (O=), survive tree resets
+# What QEMU boots: vmlinux through its PVH entry, which is quick (nothing
+# to decompress). The debug flavour boots the bzImage through the normal
+# 64-bit entry instead: with KASAN, the PVH entry runs instrumented code
+# (a memcmp in the hypervisor signature check before the Xen/PVH setup)
+# before KASAN's early shadow exists, and faults before the console is up.
+KIMAGE_TARGET=vmlinux
+[ -n "$flavour" ] && KIMAGE_TARGET=bzImage
+KIMAGE=$KOBJ/vmlinux
+[ -n "$flavour" ] && KIMAGE=$KOBJ/arch/x86/boot/bzImage
 STAGE=${STAGE:-$BUILD/stage$flavour}	# INSTALL_MOD_PATH for the guest
 RESULTS=${RESULTS:-$BUILD/results}
 PATCHES=${PATCHES:-$TOP/patches}		# the series: PATCHES/series lists it

@@ -3,7 +3,8 @@
 #
 # vm-run.sh [options] SCRIPT [ARG...]
 #
-# Boot the test kernel (build/kobj/vmlinux, PVH) in QEMU with the host's
+# Boot the test kernel (build/kobj/vmlinux, PVH; with DEBUG=1 the bzImage
+# of build/kobj-debug, see KIMAGE in lib.sh) in QEMU with the host's
 # root file system shared read-only over virtio-9p and a writable results
 # share, run SCRIPT inside the guest as root (tests/guest/init.sh is PID 1),
 # power off, and print what SCRIPT wrote to standard output.
@@ -88,7 +89,7 @@ done
 script=$(realpath "$1")
 shift
 [ -x "$script" ] || die "$script is not an executable file"
-[ -f "$KOBJ/vmlinux" ] || die "no test kernel: $KOBJ/vmlinux (make kernel)"
+[ -f "$KIMAGE" ] || die "no test kernel: $KIMAGE (make kernel)"
 [ -d "$STAGE/lib/modules" ] || die "no staged modules in $STAGE (make modules)"
 name=${name:-$(basename "$script" .sh)}
 out=$RESULTS/vm-$name
@@ -115,7 +116,7 @@ set +e
 timeout -k 10 "$timeout" qemu-system-x86_64 "${accel_opts[@]}" \
 	-M pc -smp "$smp" -m "$mem" -nodefaults -no-reboot \
 	-display none -monitor none -serial "file:$out/console.log" \
-	-kernel "$KOBJ/vmlinux" -append "$cmdline" \
+	-kernel "$KIMAGE" -append "$cmdline" \
 	-fsdev local,id=rootfs,path=/,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-9p-pci,fsdev=rootfs,mount_tag=/dev/root \
 	-fsdev local,id=results,path="$out",security_model=none \

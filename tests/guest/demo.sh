@@ -14,8 +14,8 @@
 # Scenarios: "limited" (PL1 well below the all-busy power) and
 # "unlimited" (PL1 and PL2 far above it). Raw figures go to
 # $RESULTS_DIR/demo/<scenario>-<governor>/ (with idle.trace, the
-# power:cpu_idle, cpu_idle_miss and cpuidle_budget:select events of the
-# run, and demo/sysfs, the state table, for tools/cpuidle-analyze);
+# power:cpu_idle, cpu_idle_miss and cpuidle_budget:cpuidle_budget_select
+# events of the run, and demo/sysfs, the state table, for tools/cpuidle-analyze);
 # tools/demo-report.py turns them into the table and
 # build/bench/results.json.
 #
@@ -118,7 +118,7 @@ modprobe emul_budget || exit 1
 "$CB_TOP/tools/cpuidle-analyze" --snapshot "$RESULTS_DIR/demo/sysfs" || exit 1
 echo 0 >$T/tracing_on
 echo 16384 >$T/buffer_size_kb
-for e in power/cpu_idle power/cpu_idle_miss cpuidle_budget/select; do
+for e in power/cpu_idle power/cpu_idle_miss cpuidle_budget/cpuidle_budget_select; do
 	echo 1 >$T/events/$e/enable || exit 1
 done
 echo "# core types: $(awk 'NR > 1 { printf "%s%s ", $1, $2 }' /sys/kernel/debug/emul_idle/cpus)"

@@ -8,7 +8,8 @@
 #
 # SUITE is a directory of tests/selftests: cpuidle_budget (the default)
 # also runs the KUnit suites and the kernel's own cpu-hotplug selftest
-# (with budget current); emul_platform runs under -icount with 6 CPUs;
+# (with budget current); cpuidle_budget_packages runs on a guest with two
+# packages (-smp 4,sockets=2); emul_platform runs under -icount with 6 CPUs;
 # sched_hybrid boots with fake_hybrid= (6 CPUs, -icount), runs the
 # x86_fake_hybrid KUnit suite and leaves idle to the kernel's default
 # (no emulated idle driver, whose power model would slow busy CPUs).
@@ -20,10 +21,12 @@ TESTS=$CB_TOP/tests/selftests/$SUITE
 KSRC=$CB_TOP/build/linux
 [ -d "$TESTS" ] || { echo "no suite $SUITE" >&2; exit 1; }
 
-# The governor's own tests want one idle state table that is true for
-# every CPU: all P-cores. The platform's tests use its hybrid default.
+# The governor's own tests (both suites) want one idle state table that is
+# true for every CPU: all P-cores. The platform's tests use its hybrid default.
 layout=
-[ "$SUITE" = cpuidle_budget ] && layout="layout=$(nproc)p0e"
+case $SUITE in
+cpuidle_budget*) layout="layout=$(nproc)p0e" ;;
+esac
 if [ "$SUITE" != sched_hybrid ]; then
 	modprobe emul_idle $layout || { echo "cannot load emul_idle" >&2; exit 1; }
 	drv=$(cat /sys/devices/system/cpu/cpuidle/current_driver)
@@ -47,6 +50,7 @@ if [ "$SUITE" = cpuidle_budget ]; then
 	run_kunit cpuidle_budget_kunit kunit.ktap
 	rmmod cpuidle_budget 2>/dev/null
 	run_kunit emul_model_kunit kunit-emul.ktap
+	run_kunit cpuidle_governor_kunit kunit-cpuidle-core.ktap
 fi
 [ "$SUITE" = sched_hybrid ] && run_kunit fake_hybrid_kunit kunit-hybrid.ktap
 

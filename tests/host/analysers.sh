@@ -49,7 +49,7 @@ cat >"$T/idle.ftrace" <<'EOF'
 #
           <idle>-0       [000] d..1.     1.000000: cpu_idle: state=1 cpu_id=0
           <idle>-0       [000] d..1.     1.000201: cpu_idle: state=4294967295 cpu_id=0
-          <idle>-0       [000] d..1.     1.000900: select: cpu=0 predicted_ns=900000 sleep_ns=900000 pressure=800 state=2 unbiased=1 stop_tick=1
+          <idle>-0       [000] d..1.     1.000900: cpuidle_budget_select: cpu=0 predicted_ns=900000 sleep_ns=900000 pressure=800 state=2 unbiased=1 stop_tick=1
           <idle>-0       [000] d..1.     1.001000: cpu_idle: state=2 cpu_id=0
           <idle>-0       [000] dN.1.     1.001150: cpu_idle: state=4294967295 cpu_id=0
           <idle>-0       [000] dN.1.     1.001151: cpu_idle_miss: cpu_id=0 state=2 type=above
@@ -59,9 +59,9 @@ cat >"$T/idle.ftrace" <<'EOF'
           <idle>-0       [001] d..1.     1.003100: cpu_idle: state=2 cpu_id=1
 EOF
 # The same events as trace-cmd report and perf script print them.
-sed -E 's/^ *(<idle>-0) +\[(...)\] [^ ]+ +/  \1     [\2]   /; s/: (cpu_idle|cpu_idle_miss|select|irq_handler_entry): /: \1:             /' \
+sed -E 's/^ *(<idle>-0) +\[(...)\] [^ ]+ +/  \1     [\2]   /; s/: (cpu_idle|cpu_idle_miss|cpuidle_budget_select|irq_handler_entry): /: \1:             /' \
 	"$T/idle.ftrace" | grep -v '^#' >"$T/idle.trace-cmd"
-sed -E 's/^ *<idle>-0 +\[(...)\] [^ ]+ +/         swapper     0 [\1]   /; s/: (cpu_idle|cpu_idle_miss): /: power:\1: /; s/: select: /: cpuidle_budget:select: /; s/: irq_handler_entry: /: irq:irq_handler_entry: /' \
+sed -E 's/^ *<idle>-0 +\[(...)\] [^ ]+ +/         swapper     0 [\1]   /; s/: (cpu_idle|cpu_idle_miss): /: power:\1: /; s/: cpuidle_budget_select: /: cpuidle_budget:cpuidle_budget_select: /; s/: irq_handler_entry: /: irq:irq_handler_entry: /' \
 	"$T/idle.ftrace" | grep -v '^#' >"$T/idle.perf"
 
 # json FILE EXPR: evaluate a Python expression over the JSON in FILE (j).

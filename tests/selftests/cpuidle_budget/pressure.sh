@@ -24,7 +24,7 @@ STATE=/sys/devices/system/cpu/cpu$CPU/cpuidle
 
 ktap_print_header
 require_cpuidle_driver
-ktap_set_plan 7
+ktap_set_plan 8
 selftest_setup
 set_governor menu
 rmmod "$MODULE" 2>/dev/null
@@ -108,10 +108,14 @@ low_ok=0
 wait_pressure 0 && at_pressure 0 low && low_ok=1
 echo "power_mw=6000 limit_mw=6000 busy_cpus=1" >"$OVERRIDE"
 high_ok=0
+BIAS_STATS=/sys/module/$MODULE/parameters/bias_stats
 if wait_pressure 1024; then
+	# Counted only on request (bias_stats): the second pass it needs.
+	echo 1 >"$BIAS_STATS"
 	deeper0=$(budget_stat "$CPU" deeper)
 	at_pressure 1024 high && high_ok=1
 	deeper1=$(budget_stat "$CPU" deeper)
+	echo 0 >"$BIAS_STATS"
 fi
 ktap_print_msg "pressure 0:    entries per state: $low(deep share $(deep_share "$low")/1000)"
 ktap_print_msg "pressure 1024: entries per state: $high(deep share $(deep_share "$high")/1000)"
@@ -124,7 +128,22 @@ ktap_test_result "pressure 1024 moves idle entries toward deeper states (>= +10 
 counts_deeper() {
 	[ $high_ok = 1 ] && is_count "$deeper0" "$deeper1" && [ "$deeper1" -gt "$deeper0" ]
 }
-ktap_test_result "the statistics count selections the pressure made deeper" counts_deeper
+ktap_test_result "with bias_stats, the statistics count selections the pressure made deeper" \
+	counts_deeper
+
+# Without bias_stats (and the tracepoint off) nothing is counted: the
+# pressure-0 choice is not worked out at all.
+not_counted_unasked() {
+	local d0 d1 run=
+	[ "$(cat "$BIAS_STATS")" = N ] || return 1
+	d0=$(budget_stat "$CPU" deeper)
+	at_pressure 1024 run
+	d1=$(budget_stat "$CPU" deeper)
+	ktap_print_msg "bias_stats off: deeper $d0 -> $d1 over entries $run"
+	[ -n "$run" ] && [ "$(deep_of "$run")" -gt 0 ] && is_count "$d0" "$d1" && [ "$d1" = "$d0" ]
+}
+ktap_test_result "without bias_stats the statistics do not count (no second pass)" \
+	not_counted_unasked
 
 # The positive control of the two tests that follow: at pressure 1024 this
 # workload does enter deep states when nothing forbids them.
@@ -167,18 +186,27 @@ ktap_test_result "a disabled state (C10) is never entered, even at pressure 1024
 	disabled_state_holds
 
 # The tracepoint: both the chosen and the unbiased state, and the pressure.
+# While it is on, the unbiased choice is worked out (bias_stats is off):
+# at pressure 1024 on this workload some selections differ from it.
 TRACE=/sys/kernel/tracing
+SELECT_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_select
 tracepoint_reports() {
-	[ -d $TRACE/events/cpuidle_budget/select ] || return 1
+	local line='cpuidle_budget_select: cpu=[0-9]* predicted_ns=[0-9]* sleep_ns=-\?[0-9]* pressure=1024 state=[0-9] unbiased=[0-9] stop_tick=[01]'
+	local n biased
+	[ -d "$SELECT_EVENT" ] || return 1
 	echo >$TRACE/trace
-	echo 1 >$TRACE/events/cpuidle_budget/select/enable
+	echo 1 >"$SELECT_EVENT/enable"
 	"$WAKEUPS" "$CPU" "$SRC" 0.5
-	echo 0 >$TRACE/events/cpuidle_budget/select/enable
+	echo 0 >"$SELECT_EVENT/enable"
 	grep -m3 'cpuidle_budget' $TRACE/trace | sed 's/^/# /'
-	grep -q "select: cpu=$CPU predicted_ns=[0-9]* sleep_ns=-\?[0-9]* pressure=1024 state=[0-9] unbiased=[0-9] stop_tick=[01]" \
-		$TRACE/trace
+	n=$(grep -c "$line" $TRACE/trace)
+	biased=$(grep "cpu=$CPU " $TRACE/trace | grep "$line" |
+		awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		       if (v["state"] != v["unbiased"]) b++ } END { print b + 0 }')
+	ktap_print_msg "$n events at pressure 1024, $biased of CPU $CPU's with state != unbiased"
+	is_count "$n" "$biased" && [ "$n" -gt 0 ] && [ "$biased" -gt 0 ]
 }
-ktap_test_result "tracepoint cpuidle_budget:select reports pressure, state and unbiased state" \
+ktap_test_result "tracepoint cpuidle_budget_select reports pressure, state and the unbiased state it works out" \
 	tracepoint_reports
 
 echo off >"$OVERRIDE"

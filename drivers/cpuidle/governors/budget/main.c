@@ -138,9 +138,11 @@ static void budget_reflect(struct cpuidle_device *dev, int index)
 }
 
 /*
- * Called for each CPU when budget becomes the current governor. A CPU that
- * slept through the switch may call reflect() right after this, so the
- * per-CPU state must be valid when it returns.
+ * Called for each CPU when budget becomes the current governor. The core
+ * calls reflect() only on a CPU whose last select() was budget's, so a CPU
+ * that slept through the switch does not reflect() into this reset, nor
+ * before its first select() (struct cpuidle_governor, patch 0001): plain
+ * writes to the history are safe here.
  */
 static int budget_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
