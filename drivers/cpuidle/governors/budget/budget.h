@@ -151,10 +151,10 @@ struct budget_rapl_limit {
 unsigned int cpuidle_budget_pressure_from_sample(const struct budget_sample *s);
 u32 cpuidle_budget_power_mw(u64 delta_uj, u64 window_us);
 void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
-				 const struct cpuidle_budget_reading *now,
-				 u64 window_us, struct budget_sample *s);
+					 const struct cpuidle_budget_reading *now,
+					 u64 window_us, struct budget_sample *s);
 int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
-			  unsigned int min, unsigned int max);
+				  unsigned int min, unsigned int max);
 unsigned int cpuidle_budget_pressure(unsigned int cpu);
 void cpuidle_budget_signals_start(void);
 void cpuidle_budget_signals_stop(void);
@@ -166,7 +166,7 @@ void cpuidle_budget_signals_debugfs(struct dentry *dir);
 /* msr.c: the built-in sources */
 void cpuidle_budget_rapl_decode_units(u64 raw, bool atom, struct budget_rapl_units *u);
 void cpuidle_budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
-			      struct budget_rapl_limit *l);
+				      struct budget_rapl_limit *l);
 u32 cpuidle_budget_rapl_limit_mw(const struct budget_rapl_limit *l);
 u32 cpuidle_budget_counter_delta(u32 prev, u32 now);
 u64 cpuidle_budget_rapl_to_micro(u64 count, u8 shift);
@@ -181,20 +181,20 @@ void cpuidle_budget_msr_exit(void);
 
 unsigned int cpuidle_budget_risk_tolerance(unsigned int pressure);
 void cpuidle_budget_select_state(struct cpuidle_driver *drv, struct cpuidle_device *dev,
-			 const struct budget_history *hist,
-			 const struct budget_input *in,
-			 struct budget_choice *out);
+				 const struct budget_history *hist,
+				 const struct budget_input *in,
+				 struct budget_choice *out);
 bool cpuidle_budget_select_without_timers(struct cpuidle_driver *drv,
-				  struct cpuidle_device *dev,
-				  const struct budget_history *hist,
-				  const struct budget_input *in,
-				  struct budget_choice *out);
+					  struct cpuidle_device *dev,
+					  const struct budget_history *hist,
+					  const struct budget_input *in,
+					  struct budget_choice *out);
 void cpuidle_budget_history_reset(struct budget_history *hist);
 void cpuidle_budget_history_selected(struct budget_history *hist,
-			     const struct budget_input *in,
-			     const struct budget_choice *out);
+				     const struct budget_input *in,
+				     const struct budget_choice *out);
 bool cpuidle_budget_history_update(struct budget_history *hist,
-			   struct cpuidle_driver *drv, s64 residency_ns,
-			   unsigned int end);
+				   struct cpuidle_driver *drv, s64 residency_ns,
+				   unsigned int end);
 
 #endif /* _CPUIDLE_BUDGET_H */

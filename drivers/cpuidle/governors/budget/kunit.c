@@ -72,7 +72,7 @@ static void feed(struct budget_fixture *f, int n, s64 sleep_ns,
 		f->hist.sleep_ns = sleep_ns;
 		f->hist.tick_kept = tick_kept;
 		cpuidle_budget_history_update(&f->hist, &f->drv, residency_ns,
-				      tick_wakeup ? BUDGET_END_TICK : 0);
+					      tick_wakeup ? BUDGET_END_TICK : 0);
 	}
 }
 
@@ -251,10 +251,10 @@ static void stopped_tick_consults_timers(struct kunit *test)
 
 	feed(f, 30, 10 * MS, 30 * US, false, false);
 	KUNIT_EXPECT_TRUE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
-							     &f->in, &f->out));
+								     &f->in, &f->out));
 	f->in.tick_stopped = true;
 	KUNIT_EXPECT_FALSE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
-							      &f->in, &f->out));
+								      &f->in, &f->out));
 }
 
 static void kept_tick_limits_state(struct kunit *test)
@@ -385,15 +385,15 @@ static void early_wakeup_classification(struct kunit *test)
 	f->hist.sleep_ns = 800 * US;
 	f->hist.tick_kept = false;
 	/* 7/8 of 800 us is 700 us. */
-	KUNIT_EXPECT_TRUE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 699 * US, false));
-	KUNIT_EXPECT_FALSE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 700 * US, false));
+	KUNIT_EXPECT_TRUE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 699 * US, 0));
+	KUNIT_EXPECT_FALSE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 700 * US, 0));
 	f->hist.tick_kept = true;
 	KUNIT_EXPECT_FALSE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 100 * US,
-						       BUDGET_END_TICK));
+							       BUDGET_END_TICK));
 	KUNIT_EXPECT_TRUE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 100 * US, 0));
 	/* A poll that hit its time limit was not ended by an event. */
 	KUNIT_EXPECT_FALSE(test, cpuidle_budget_history_update(&f->hist, &f->drv, 100 * US,
-						       BUDGET_END_POLL_LIMIT));
+							       BUDGET_END_POLL_LIMIT));
 	/* Filed under the deepest state the period reached: 699 us -> C8. */
 	cpuidle_budget_history_reset(&f->hist);
 	f->hist.sleep_ns = 800 * US;
@@ -409,7 +409,7 @@ static void shallow_history_skips_timers(struct kunit *test)
 
 	feed(f, 30, 10 * MS, 30 * US, false, false);
 	KUNIT_ASSERT_TRUE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
-							     &f->in, &f->out));
+								     &f->in, &f->out));
 	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
 	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
 	KUNIT_EXPECT_EQ(test, f->out.predicted_ns, 500 * US);
@@ -421,15 +421,15 @@ static void timers_consulted_otherwise(struct kunit *test)
 	struct budget_fixture *f = fixture(test, false);
 
 	KUNIT_EXPECT_FALSE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
-							      &f->in, &f->out));
+								      &f->in, &f->out));
 	feed(f, 30, 10 * MS, 10 * MS, false, false);
 	KUNIT_EXPECT_FALSE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
-							      &f->in, &f->out));
+								      &f->in, &f->out));
 	cpuidle_budget_history_reset(&f->hist);
 	feed(f, 30, 10 * MS, 30 * US, false, false);
 	f->drv.states[0].flags = 0;
 	KUNIT_EXPECT_FALSE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
-							      &f->in, &f->out));
+								      &f->in, &f->out));
 }
 
 /*
@@ -453,7 +453,7 @@ static void skipped_periods_do_not_lock_in(struct kunit *test)
 	for (i = 0; i < 30; i++)
 		run_period(f, 10 * MS, 30 * US);
 	KUNIT_ASSERT_TRUE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
-							     &f->in, &f->out));
+								     &f->in, &f->out));
 	for (i = 0; i < 200; i++)
 		run_period(f, i % 2 ? 5 * MS : 300 * US, NO_EVENT);
 	for (i = 0; i < 10; i++) {
@@ -599,7 +599,7 @@ static void rapl_limit_disabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 25000U);
 	/* Both enforced, PL2 below PL1: the lower one. */
 	cpuidle_budget_rapl_decode_limit(BIT_ULL(47) | (40ULL << 32) | BIT_ULL(15) | 120,
-				 &adl_units, &l);
+					 &adl_units, &l);
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 5000U);
 }
 

@@ -117,7 +117,7 @@ static u32 budget_units_to_mw(u64 units, const struct budget_rapl_units *u)
  * @l: decoded limits
  */
 void cpuidle_budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
-			      struct budget_rapl_limit *l)
+				      struct budget_rapl_limit *l)
 {
 	u64 y = (raw >> 17) & 0x1f, z = (raw >> 22) & 0x3;
 	u64 unit_us = USEC_PER_SEC >> u->time_shift;

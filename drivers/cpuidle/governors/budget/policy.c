@@ -225,10 +225,10 @@ static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
  * tested with made-up states and histories.
  */
 void cpuidle_budget_select_state(struct cpuidle_driver *drv,
-			 struct cpuidle_device *dev,
-			 const struct budget_history *hist,
-			 const struct budget_input *in,
-			 struct budget_choice *out)
+				 struct cpuidle_device *dev,
+				 const struct budget_history *hist,
+				 const struct budget_input *in,
+				 struct budget_choice *out)
 {
 	int first = budget_first_enabled(drv, dev);
 	int timer_state, state, unbiased;
@@ -283,10 +283,10 @@ EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_select_state);
  * that the timers need not be consulted (see "Skipping the timers").
  */
 bool cpuidle_budget_select_without_timers(struct cpuidle_driver *drv,
-				  struct cpuidle_device *dev,
-				  const struct budget_history *hist,
-				  const struct budget_input *in,
-				  struct budget_choice *out)
+					  struct cpuidle_device *dev,
+					  const struct budget_history *hist,
+					  const struct budget_input *in,
+					  struct budget_choice *out)
 {
 	int deepest = drv->state_count - 1;
 	int state, unbiased;
@@ -337,8 +337,8 @@ EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_history_reset);
  * cpuidle_budget_history_update() can classify the period when it ends.
  */
 void cpuidle_budget_history_selected(struct budget_history *hist,
-			     const struct budget_input *in,
-			     const struct budget_choice *out)
+				     const struct budget_input *in,
+				     const struct budget_choice *out)
 {
 	hist->timers_skipped = out->timer_state < 0;
 	if (hist->timers_skipped) {
@@ -365,8 +365,8 @@ EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_history_selected);
  * Return: %true if the period counted as early.
  */
 bool cpuidle_budget_history_update(struct budget_history *hist,
-			   struct cpuidle_driver *drv,
-			   s64 residency_ns, unsigned int end)
+				   struct cpuidle_driver *drv,
+				   s64 residency_ns, unsigned int end)
 {
 	bool early;
 	int i, bin = 0;

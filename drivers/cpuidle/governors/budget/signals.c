@@ -155,7 +155,7 @@ static const char * const budget_source_names[] = {
  * Return: 0, or -EINVAL (and the parameter unchanged) for a bad value.
  */
 int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
-			  unsigned int min, unsigned int max)
+				  unsigned int min, unsigned int max)
 {
 	unsigned int v;
 
@@ -301,8 +301,8 @@ EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_power_mw);
  * went backwards (a source restarted) gives no figure for this window.
  */
 void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
-				 const struct cpuidle_budget_reading *now,
-				 u64 window_us, struct budget_sample *s)
+					 const struct cpuidle_budget_reading *now,
+					 u64 window_us, struct budget_sample *s)
 {
 	unsigned int both = prev->valid & now->valid;
 
