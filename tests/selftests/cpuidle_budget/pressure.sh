@@ -187,7 +187,9 @@ ktap_test_result "a disabled state (C10) is never entered, even at pressure 1024
 
 # The tracepoint: both the chosen and the unbiased state, and the pressure.
 # While it is on, the unbiased choice is worked out (bias_stats is off):
-# at pressure 1024 on this workload some selections differ from it.
+# at pressure 1024 some selections differ from it, over a run as long as
+# the one that counted deeper selections above (a 0.5 s run saw none
+# once).
 TRACE=/sys/kernel/tracing
 SELECT_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_select
 tracepoint_reports() {
@@ -196,14 +198,14 @@ tracepoint_reports() {
 	[ -d "$SELECT_EVENT" ] || return 1
 	echo >$TRACE/trace
 	echo 1 >"$SELECT_EVENT/enable"
-	"$WAKEUPS" "$CPU" "$SRC" 0.5
+	"$WAKEUPS" "$CPU" "$SRC" "$SECONDS_PER_RUN"
 	echo 0 >"$SELECT_EVENT/enable"
 	grep -m3 'cpuidle_budget' $TRACE/trace | sed 's/^/# /'
 	n=$(grep -c "$line" $TRACE/trace)
-	biased=$(grep "cpu=$CPU " $TRACE/trace | grep "$line" |
+	biased=$(grep "$line" $TRACE/trace |
 		awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		       if (v["state"] != v["unbiased"]) b++ } END { print b + 0 }')
-	ktap_print_msg "$n events at pressure 1024, $biased of CPU $CPU's with state != unbiased"
+	ktap_print_msg "$n events at pressure 1024, $biased with state != unbiased"
 	is_count "$n" "$biased" && [ "$n" -gt 0 ] && [ "$biased" -gt 0 ]
 }
 ktap_test_result "tracepoint cpuidle_budget_select reports pressure, state and the unbiased state it works out" \
