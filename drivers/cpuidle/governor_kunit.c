@@ -31,74 +31,55 @@ static struct cpuidle_governor *add_governor(struct kunit *test,
 	return gov;
 }
 
-/* The highest-rated other governor takes over, wherever it is listed. */
-static void successor_highest_rating(struct kunit *test)
-{
-	struct cpuidle_governor *curr, *best;
-	LIST_HEAD(governors);
-
-	add_governor(test, &governors, "low", 10, NULL);
-	curr = add_governor(test, &governors, "curr", 15, NULL);
-	best = add_governor(test, &governors, "best", 20, NULL);
-	add_governor(test, &governors, "mid", 19, NULL);
-
-	KUNIT_EXPECT_PTR_EQ(test, cpuidle_governor_successor(&governors, curr),
-			    best);
-}
-
-/* The governor being unregistered never succeeds itself when others exist. */
-static void successor_not_itself(struct kunit *test)
-{
-	struct cpuidle_governor *curr, *next;
-	LIST_HEAD(governors);
-
-	curr = add_governor(test, &governors, "curr", 20, NULL);
-	next = add_governor(test, &governors, "next", 10, NULL);
-
-	KUNIT_EXPECT_PTR_EQ(test, cpuidle_governor_successor(&governors, curr),
-			    next);
-}
-
-/*
- * The last governor: the choice is to keep it. The core used to make no
- * governor current instead, and CPUs then called through a NULL pointer.
+/**
+ * struct successor_case - a list of governors and who must take over
+ * @desc: what the case shows
+ * @ratings: the governors' ratings, in registration order; -1 ends the list
+ * @curr: index of the governor being unregistered
+ * @want: index of the governor that must take over
  */
-static void successor_last_governor_kept(struct kunit *test)
+struct successor_case {
+	const char *desc;
+	int ratings[5];
+	int curr;
+	int want;
+};
+
+static const struct successor_case successor_cases[] = {
+	{ "the highest-rated other governor, wherever it is listed",
+	  { 10, 15, 20, 19, -1 }, 1, 2 },
+	{ "never itself when others exist, even rated lower",
+	  { 20, 10, -1 }, 0, 1 },
+	/* The core used to make no governor current: CPUs then hit NULL. */
+	{ "the last governor is kept", { 20, -1 }, 0, 0 },
+	{ "of equally rated governors, the first registered",
+	  { 30, 20, 20, -1 }, 0, 1 },
+	{ "a governor rated 0 is still better than none",
+	  { 10, 0, -1 }, 0, 1 },
+};
+
+static void successor_case_desc(const struct successor_case *c, char *desc)
 {
-	struct cpuidle_governor *curr;
-	LIST_HEAD(governors);
-
-	curr = add_governor(test, &governors, "curr", 20, NULL);
-
-	KUNIT_EXPECT_PTR_EQ(test, cpuidle_governor_successor(&governors, curr),
-			    curr);
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
 }
 
-/* Of equally rated governors, the one registered first takes over. */
-static void successor_tie_first_registered(struct kunit *test)
+KUNIT_ARRAY_PARAM(successor, successor_cases, successor_case_desc);
+
+/* Built-in governors (no module): the choice is by rating alone. */
+static void successor_by_rating(struct kunit *test)
 {
-	struct cpuidle_governor *curr, *first;
+	const struct successor_case *c = test->param_value;
+	struct cpuidle_governor *govs[ARRAY_SIZE(c->ratings)];
 	LIST_HEAD(governors);
+	int i;
 
-	curr = add_governor(test, &governors, "curr", 30, NULL);
-	first = add_governor(test, &governors, "first", 20, NULL);
-	add_governor(test, &governors, "second", 20, NULL);
+	for (i = 0; i < ARRAY_SIZE(c->ratings) && c->ratings[i] >= 0; i++)
+		govs[i] = add_governor(test, &governors, "gov", c->ratings[i], NULL);
+	KUNIT_ASSERT_LT(test, c->curr, i);
+	KUNIT_ASSERT_LT(test, c->want, i);
 
-	KUNIT_EXPECT_PTR_EQ(test, cpuidle_governor_successor(&governors, curr),
-			    first);
-}
-
-/* A governor rated 0 is still better than none. */
-static void successor_rating_zero(struct kunit *test)
-{
-	struct cpuidle_governor *curr, *zero;
-	LIST_HEAD(governors);
-
-	curr = add_governor(test, &governors, "curr", 10, NULL);
-	zero = add_governor(test, &governors, "zero", 0, NULL);
-
-	KUNIT_EXPECT_PTR_EQ(test, cpuidle_governor_successor(&governors, curr),
-			    zero);
+	KUNIT_EXPECT_PTR_EQ(test, cpuidle_governor_successor(&governors, govs[c->curr]),
+			    govs[c->want]);
 }
 
 #ifdef CONFIG_MODULES
@@ -149,11 +130,7 @@ static void successor_all_others_going(struct kunit *test)
 #endif /* CONFIG_MODULES */
 
 static struct kunit_case cpuidle_governor_cases[] = {
-	KUNIT_CASE(successor_highest_rating),
-	KUNIT_CASE(successor_not_itself),
-	KUNIT_CASE(successor_last_governor_kept),
-	KUNIT_CASE(successor_tie_first_registered),
-	KUNIT_CASE(successor_rating_zero),
+	KUNIT_CASE_PARAM(successor_by_rating, successor_gen_params),
 #ifdef CONFIG_MODULES
 	KUNIT_CASE(successor_skips_going_module),
 	KUNIT_CASE(successor_all_others_going),

@@ -7,8 +7,12 @@
 # cyclictest timers on CPUs 0 and 3) with the power:cpu_idle and
 # sched:sched_switch and timer:hrtimer_start/cancel events recorded;
 # tools/bench-report.py measures the idle re-entry path from them. Then
-# the budget sampler's own run time over a loaded interval, reading the
-# emulated platform's power model.
+# budget twice more at pressure 1024 (the signal override), with and
+# without the bias statistics: with them, every selection also works out
+# the pressure-0 choice, as every selection under pressure did before
+# that became optional (trace-budget_p1024_stats against
+# trace-budget_p1024). Then the budget sampler's own run time over a
+# loaded interval, reading the emulated platform's power model.
 
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 T=/sys/kernel/tracing
@@ -28,18 +32,40 @@ trace_events() {
 	done
 }
 
-echo 4096 >$T/buffer_size_kb
-for gov in ladder menu teo budget; do
-	printf '%s' "$gov" >$CPUIDLE/current_governor || exit 1
+# run_traced NAME: the workload under the current governor, its trace
+# into trace-NAME.txt.
+run_traced() {
 	echo >$T/trace
 	trace_events 1
 	cyclictest -q --laptop -t 2 -a 0,3 -i 1000 -D "$SECS" >/dev/null 2>&1 &
 	"$WAKEUPS" 2 1 "$SECS"
 	wait
 	trace_events 0
-	cat $T/trace >"$RESULTS_DIR/trace-$gov.txt"
-	echo "# $gov: $(grep -c cpu_idle "$RESULTS_DIR/trace-$gov.txt") cpu_idle events"
+	cat $T/trace >"$RESULTS_DIR/trace-$1.txt"
+	echo "# $1: $(grep -c cpu_idle "$RESULTS_DIR/trace-$1.txt") cpu_idle events"
+}
+
+echo 4096 >$T/buffer_size_kb
+for gov in ladder menu teo budget; do
+	printf '%s' "$gov" >$CPUIDLE/current_governor || exit 1
+	run_traced "$gov"
 done
+
+# Pressure 1024 through the override; bias_stats on, then off.
+printf menu >$CPUIDLE/current_governor
+rmmod cpuidle_budget && modprobe cpuidle_budget allow_override=1 || exit 1
+echo "power_mw=6000 limit_mw=6000 busy_cpus=1" >/sys/kernel/debug/cpuidle_budget/override
+printf budget >$CPUIDLE/current_governor || exit 1
+for stats in 1 0; do
+	echo $stats >/sys/module/cpuidle_budget/parameters/bias_stats
+	name=budget_p1024
+	[ $stats = 1 ] && name=budget_p1024_stats
+	run_traced $name
+	echo "# $name: pressure $(awk 'NR == 2 { print $3 }' /sys/kernel/debug/cpuidle_budget/packages)"
+done
+echo off >/sys/kernel/debug/cpuidle_budget/override
+printf menu >$CPUIDLE/current_governor
+rmmod cpuidle_budget && modprobe cpuidle_budget || exit 1
 
 # Sampler overhead: its accumulated run time over a loaded 10 s, with the
 # emulated platform's model as its power source (so that every sample

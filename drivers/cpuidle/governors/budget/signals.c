@@ -362,6 +362,14 @@ EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_pressure_from_sample);
 
 /* The sampler. */
 
+/* @cpu's package; NULL before init, after exit, or beyond the packages. */
+static struct budget_pkg *budget_cpu_pkg(unsigned int cpu)
+{
+	unsigned int id = topology_logical_package_id(cpu);
+
+	return budget_pkgs && id < budget_npkgs ? &budget_pkgs[id] : NULL;
+}
+
 /* An online CPU of @pkg other than @except; -1 if there is none. */
 static int budget_pkg_online_cpu(struct budget_pkg *pkg, int except)
 {
@@ -557,11 +565,9 @@ static void budget_sample_idle_work(struct work_struct *work)
  */
 unsigned int cpuidle_budget_pressure(unsigned int cpu)
 {
-	unsigned int id = topology_logical_package_id(cpu);
+	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
 
-	if (!budget_pkgs || id >= budget_npkgs)
-		return 0;
-	return READ_ONCE(budget_pkgs[id].pressure);
+	return pkg ? READ_ONCE(pkg->pressure) : 0;
 }
 
 /**
@@ -606,13 +612,11 @@ void cpuidle_budget_signals_stop(void)
  */
 void cpuidle_budget_signals_poke(unsigned int cpu)
 {
-	unsigned int id = topology_logical_package_id(cpu);
+	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
 	unsigned long last, now = jiffies;
-	struct budget_pkg *pkg;
 
-	if (!budget_pkgs || id >= budget_npkgs || !atomic_read(&budget_enabled_cpus))
+	if (!pkg || !atomic_read(&budget_enabled_cpus))
 		return;
-	pkg = &budget_pkgs[id];
 	last = READ_ONCE(pkg->last_jiffies);
 	if (time_before_eq(now, last + 2 * budget_period_jiffies()))
 		return;
@@ -727,12 +731,10 @@ EXPORT_SYMBOL_GPL(cpuidle_budget_unregister_source);
  */
 static int budget_cpu_online(unsigned int cpu)
 {
-	unsigned int id = topology_logical_package_id(cpu);
-	struct budget_pkg *pkg;
+	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
 
-	if (id >= budget_npkgs)
+	if (!pkg)
 		return 0;
-	pkg = &budget_pkgs[id];
 	mutex_lock(&budget_source_lock);
 	/* Its idle time stood still while it was offline. */
 	budget_cpu_baseline(cpu);
@@ -740,7 +742,7 @@ static int budget_cpu_online(unsigned int cpu)
 		/* The package is back: its counters ran on without us. */
 		pkg->cpu = cpu;
 		budget_pkg_forget(pkg);
-		if (pkg->src && pkg->src->probe && pkg->src->probe(id, cpu))
+		if (pkg->src && pkg->src->probe && pkg->src->probe(pkg->id, cpu))
 			budget_source_failed(pkg, "probing the source failed", -ENODEV);
 		if (atomic_read(&budget_enabled_cpus))
 			mod_delayed_work_on(cpu, system_power_efficient_wq, &pkg->work, 0);
@@ -751,12 +753,10 @@ static int budget_cpu_online(unsigned int cpu)
 
 static int budget_cpu_offline(unsigned int cpu)
 {
-	unsigned int id = topology_logical_package_id(cpu);
-	struct budget_pkg *pkg;
+	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
 
-	if (id >= budget_npkgs)
+	if (!pkg)
 		return 0;
-	pkg = &budget_pkgs[id];
 	mutex_lock(&budget_source_lock);
 	if (pkg->cpu == cpu) {
 		pkg->cpu = budget_pkg_online_cpu(pkg, cpu);
