@@ -29,6 +29,7 @@ Existing keys of OUT_JSON are kept; these are replaced.
 
 import json
 import os
+import random
 import re
 import statistics
 import sys
@@ -63,9 +64,22 @@ def reentry_gaps(path):
     return clean, tick
 
 
+def bootstrap_medians(gaps, n=1000, seed=1):
+    """Medians of @n resamples of @gaps (fixed seed: the report repeats)."""
+    rng = random.Random(seed)
+    k = len(gaps)
+    return [statistics.median(rng.choices(gaps, k=k)) for _ in range(n)]
+
+
+def interval(values):
+    """The 2.5th and 97.5th percentiles of @values."""
+    v = sorted(values)
+    return [v[int(0.025 * (len(v) - 1))], v[int(0.975 * (len(v) - 1))]]
+
+
 def main(results, out):
     data = {}
-    cost, detail = {}, {}
+    cost, detail, boots = {}, {}, {}
     for name in sorted(os.listdir(results)):
         m = re.match(r"trace-(\w+)\.txt$", name)
         if not m:
@@ -74,11 +88,13 @@ def main(results, out):
         if not gaps:
             continue
         cost[m.group(1)] = round(statistics.median(gaps))
+        boots[m.group(1)] = bootstrap_medians(gaps)
         detail[m.group(1)] = {"samples": len(gaps),
                               "mean_ns": round(statistics.mean(gaps)),
                               "p90_ns": round(sorted(gaps)[int(0.9 * len(gaps))]),
                               "reentry_with_tick_samples": len(tick),
-                              "reentry_with_tick_ns": round(statistics.median(tick)) if tick else None}
+                              "reentry_with_tick_ns": round(statistics.median(tick)) if tick else None,
+                              "median_ci95_ns": [round(x) for x in interval(boots[m.group(1)])]}
     data["select_cost_ns"] = cost
     data["select_cost_detail"] = detail
     data["select_cost_method"] = ("median idle re-entry path (cpu_idle exit to next entry, "
@@ -94,11 +110,20 @@ def main(results, out):
     update_results(out, data)
     print(json.dumps({k: data[k] for k in ("select_cost_ns", "sampler_cpu_pct")}))
     if "teo" in cost:
-        ratios = {g: round(cost[g] / cost["teo"], 3) for g in cost if g != "teo"}
-        data["select_cost_vs_teo"] = ratios
-        update_results(out, {"select_cost_vs_teo": ratios})
-        for g, r in sorted(ratios.items()):
-            print(f"{g} / teo re-entry cost: {r:.3f}")
+        # Percentile bootstrap of the ratio of medians, each governor's
+        # gaps resampled on their own (independent runs).
+        ratios, cis = {}, {}
+        for g in cost:
+            if g == "teo":
+                continue
+            ratios[g] = round(cost[g] / cost["teo"], 3)
+            cis[g] = [round(x, 3) for x in
+                      interval([a / b for a, b in zip(boots[g], boots["teo"])])]
+        update_results(out, {"select_cost_vs_teo": ratios,
+                             "select_cost_vs_teo_ci95": cis})
+        for g in sorted(ratios):
+            print(f"{g} / teo re-entry cost: {ratios[g]:.3f} "
+                  f"(95% CI {cis[g][0]:.3f}..{cis[g][1]:.3f})")
 
 
 if __name__ == "__main__":
