@@ -90,8 +90,12 @@ demo: modules helpers
 deb: deps
 	tools/make-deb.sh
 
+# Kbuild's clean deletes every object below M: M=$(CURDIR) would take
+# build/ (the test kernel's objects) with it.
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/drivers/cpuidle/governors/budget $(KCONFIG_FLAGS) \
+		clean 2>/dev/null || true
+	rm -f Module.symvers modules.order
 	rm -rf build/results build/stage
 
 distclean:

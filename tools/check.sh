@@ -128,8 +128,12 @@ done
 # no compiler ran and no warning could show: every W=1 check below first
 # removes the objects it checks. ccache replays a cached compile's
 # warnings, so this costs seconds.
+# Not "make M=$TOP clean": Kbuild's clean deletes every object and .ko
+# below M, and build/ (the kernel's objects, the guest's staged modules)
+# is below $TOP. Each module directory is cleaned on its own.
 modules_rebuilt() {
-	kmake -s M="$TOP" clean && kmake -s M="$TOP/tests/emul" clean &&
+	kmake -s M="$TOP/drivers/cpuidle/governors/budget" "${BUDGET_KCONFIG[@]}" clean &&
+		kmake -s M="$TOP/tests/emul" clean &&
 		"$TOP/tools/build-modules.sh"
 }
 # rebuilt_w1 OBJECT...: the in-tree OBJECTs compiled now, with W=1 (and

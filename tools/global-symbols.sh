@@ -15,7 +15,7 @@
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: global-symbols.sh OBJECT..." >&2; exit 2; }
-allowed='^((__tracepoint_|__traceiter_|__SCK__tp_func_|__SCT__tp_func_)?cpuidle_budget_|(init|cleanup)_module$)'
+allowed='^((__tracepoint_|__traceiter_|__probestub_|__SCK__tp_func_|__SCT__tp_func_)?cpuidle_budget_|(init|cleanup)_module$)'
 bad=0
 for obj in "$@"; do
 	[ -f "$obj" ] || { echo "$obj: no such object" >&2; exit 2; }

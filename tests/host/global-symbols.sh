@@ -22,6 +22,7 @@ obj good 'int cpuidle_budget_pressure(void) { return 0; }
 static int budget_helper(void) { return 1; }
 extern int budget_elsewhere(void);
 int __tracepoint_cpuidle_budget_select;
+int __probestub_cpuidle_budget_select;
 int init_module(void) { return budget_helper() + budget_elsewhere(); }
 void cleanup_module(void) { }'
 obj stray 'int cpuidle_budget_pressure(void) { return 0; }

@@ -77,7 +77,7 @@ TAP version 13
 1..0 # SKIP needs fake_hybrid= and kernel.sched_itmt_efficiency_first
 EOF
 )
-ok "1..0 # SKIP (a suite skipped whole) fails" \
+ok "a plan of 1..0 with a SKIP directive (a suite skipped whole) fails" \
 	fails "0 passed, 1 failed" "skipped whole: 1..0 # SKIP needs fake_hybrid" "$skip_all"
 no_tests=$(file no-tests.tap <<'EOF'
 1..0

