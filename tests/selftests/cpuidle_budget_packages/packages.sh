@@ -159,24 +159,25 @@ loops_on() {
 # debug kernel: 177 of 211 samples of an idle package showed one busy
 # CPU); both at once, 31 of 347 there, with the host's two cores taken by
 # the loops.
+# under_load CPU CPU: loops on both CPUs of one package for a traced
+# second; prints "N B I J": the loaded package's samples and how many saw
+# both its CPUs busy, then the same for the other package.
+under_load() {
+	local loaded=$(($1 / 2))
+	loops_on "$@"
+	sleep 0.3
+	trace_samples
+	sleep 1
+	echo "$(both_busy $loaded) $(both_busy $((1 - loaded)))"
+	kill "${LOOPS[@]}" && wait "${LOOPS[@]}" 2>/dev/null
+}
+
 load_follows() {
 	local n1 b1 n0 b0 i0 j0 i1 j1
 	kill "$BUSY" && wait "$BUSY" 2>/dev/null
 	cpu_online 1 1 || return 1
-	loops_on 2 3
-	sleep 0.3
-	trace_samples
-	sleep 1
-	read -r n1 b1 < <(both_busy 1)
-	read -r i0 j0 < <(both_busy 0)
-	kill "${LOOPS[@]}" && wait "${LOOPS[@]}" 2>/dev/null
-	loops_on 0 1
-	sleep 0.3
-	trace_samples
-	sleep 1
-	read -r n0 b0 < <(both_busy 0)
-	read -r i1 j1 < <(both_busy 1)
-	kill "${LOOPS[@]}" && wait "${LOOPS[@]}" 2>/dev/null
+	read -r n1 b1 i0 j0 < <(under_load 2 3)
+	read -r n0 b0 i1 j1 < <(under_load 0 1)
 	echo 0 >"$SAMPLE_EVENT/enable"
 	ktap_print_msg "loops on package 1: both its CPUs busy in $b1 of $n1 samples, package 0's in $j0 of $i0"
 	ktap_print_msg "loops on package 0: both its CPUs busy in $b0 of $n0 samples, package 1's in $j1 of $i1"
