@@ -30,12 +30,12 @@
  * woken up to be sampled. Counting the CPU the timer sits on would feed
  * on itself where waking up and sampling take a good part of a window
  * (an emulator; a debug kernel): the sample's own CPU time would make
- * that CPU busy, and its ordinary timer would wake it for the next one. The idle path ends such a
- * pause: when a CPU of the package wakes up (->reflect()) and the last
- * sample is more than two periods old, the work runs at once on that CPU
- * (budget_signals_poke()). Every selection follows a wake-up, so the
- * pressure a selection reads was measured at most about two periods
- * before, or right after its CPU woke.
+ * that CPU busy, and its ordinary timer would wake it for the next one.
+ * The idle path ends such a pause: when a CPU of the package wakes up
+ * (->reflect()) and the last sample is more than two periods old, the
+ * work runs at once on that CPU (cpuidle_budget_signals_poke()). Every
+ * selection follows a wake-up, so the pressure a selection reads was
+ * measured at most about two periods before, or right after its CPU woke.
  *
  * CPU hotplug: when the CPU the work is bound to goes offline, the work
  * moves to another online CPU of the package; when the package's last CPU
@@ -428,13 +428,21 @@ static void budget_read_source(struct budget_pkg *pkg, int cpu, u64 window_us,
 	pkg->prev = now;
 }
 
-/* Take @cpu's idle time baseline; the next window of @cpu starts now. */
-static void budget_cpu_baseline(int cpu)
+/*
+ * @cpu's idle and wall time since its last baseline, which becomes now;
+ * false when the CPU's idle time is not accounted (no NO_HZ).
+ */
+static bool budget_cpu_window(int cpu, u64 *idle_delta, u64 *wall_delta)
 {
 	u64 wall, idle = get_cpu_idle_time_us(cpu, &wall);
 
+	if (idle == (u64)-1)
+		return false;
+	*idle_delta = idle - per_cpu(budget_prev_idle_us, cpu);
+	*wall_delta = wall - per_cpu(budget_prev_wall_us, cpu);
 	per_cpu(budget_prev_idle_us, cpu) = idle;
 	per_cpu(budget_prev_wall_us, cpu) = wall;
+	return true;
 }
 
 /*
@@ -447,20 +455,14 @@ static int budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s,
 {
 	unsigned int (*freq_scale)(int cpu) = pkg->src ? pkg->src->freq_scale : NULL;
 	unsigned long scale_sum = 0;
-	u64 idle, wall, idle_delta, wall_delta, least_idle = U64_MAX;
+	u64 idle_delta, wall_delta, least_idle = U64_MAX;
 	int cpu, busiest = -1;
 
 	for_each_online_cpu(cpu) {
 		if (topology_logical_package_id(cpu) != pkg->id)
 			continue;
-		idle = get_cpu_idle_time_us(cpu, &wall);
-		if (idle == (u64)-1)
-			continue;
-		idle_delta = idle - per_cpu(budget_prev_idle_us, cpu);
-		wall_delta = wall - per_cpu(budget_prev_wall_us, cpu);
-		per_cpu(budget_prev_idle_us, cpu) = idle;
-		per_cpu(budget_prev_wall_us, cpu) = wall;
-		if (baseline || !wall_delta)
+		if (!budget_cpu_window(cpu, &idle_delta, &wall_delta) ||
+		    baseline || !wall_delta)
 			continue;
 		if (idle_delta < least_idle) {
 			least_idle = idle_delta;
@@ -736,12 +738,13 @@ EXPORT_SYMBOL_GPL(cpuidle_budget_unregister_source);
 static int budget_cpu_online(unsigned int cpu)
 {
 	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
+	u64 idle_delta, wall_delta;
 
 	if (!pkg)
 		return 0;
 	mutex_lock(&budget_source_lock);
-	/* Its idle time stood still while it was offline. */
-	budget_cpu_baseline(cpu);
+	/* Its idle time stood still while it was offline: a new baseline. */
+	budget_cpu_window(cpu, &idle_delta, &wall_delta);
 	if (pkg->cpu < 0) {
 		/* The package is back: its counters ran on without us. */
 		pkg->cpu = cpu;
