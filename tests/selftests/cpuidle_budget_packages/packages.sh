@@ -11,6 +11,8 @@
 # - Each package is sampled from one of its own CPUs: package 1 keeps being
 #   sampled while it is busy and the CPU that wrote current_governor
 #   (CPU 1) idles, and after that CPU goes offline.
+# - A busy package is sampled every period wherever its load moves: a
+#   CPU-bound task moved between its CPUs leaves no gap in the samples.
 # - The sample's busy CPU count follows each package's own load.
 # - A package whose CPUs all go offline stops being sampled; when one comes
 #   back, sampling resumes there, from fresh baselines.
@@ -30,7 +32,7 @@ MEASURE_S=2
 MIN_SAMPLES=$((MEASURE_S * 1000 / PERIOD_MS / 5))
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 require_cpuidle_driver
 selftest_setup
 # This script runs on CPU 0 so that CPU 1, the writer, stays idle.
@@ -106,13 +108,6 @@ samples_rise() {
 }
 ktap_test_result "busy package 1 is sampled while the writer CPU 1 idles" samples_rise 1
 
-offline_writer() {
-	cpu_online 1 0 || return 1
-	[ "$(pkg_field 0 cpu)" = 0 ] || return 1
-	samples_rise 1 && [ "$(pkg_field 1 busy_cpus)" -ge 1 ]
-}
-ktap_test_result "after CPU 1 goes offline package 1 is still sampled, and busy" offline_writer
-
 # Start tracing the sample events afresh.
 trace_samples() {
 	echo >"$TRACE/trace"
@@ -128,6 +123,42 @@ max_window() {
 	grep "cpuidle_budget_sample: pkg=$1 " "$TRACE/trace" |
 		sed -n 's/.* window_us=\([0-9]*\).*/\1/p' | sort -n | tail -1
 }
+# sample_count PKG: how many samples of PKG were traced.
+sample_count() {
+	grep -c "cpuidle_budget_sample: pkg=$1 " "$TRACE/trace"
+}
+
+# The loop on CPU 3 moves to CPU 2 and back, ten times, 200 ms on each:
+# the CPU it leaves goes idle, the one it comes to never idles again
+# while it runs. However the sampler follows the load, no window may be
+# longer than 25 periods (100 ms), nor may the samples be fewer than a
+# fifth of the periods. (A sampler that stays on the CPU the load left,
+# on a timer that does not wake it, stops until that CPU wakes up for
+# something else; the CPU the load came to woke up right after a sample,
+# too early to restart it.)
+load_moves() {
+	local i n longest
+	trace_samples
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		taskset -pc $((2 + i % 2)) "$BUSY" >/dev/null || return 1
+		sleep 0.2
+	done
+	echo 0 >"$SAMPLE_EVENT/enable"
+	taskset -pc 3 "$BUSY" >/dev/null || return 1
+	n=$(sample_count 1)
+	longest=$(max_window 1)
+	ktap_print_msg "load moving between CPUs 2 and 3: $n samples of package 1 in 2 s (at least $MIN_SAMPLES), the longest window $longest us"
+	is_count "$n" "$longest" && [ "$n" -ge "$MIN_SAMPLES" ] && [ "$longest" -lt 100000 ]
+}
+ktap_test_result "package 1 is sampled every period while its load moves between its CPUs" load_moves
+
+offline_writer() {
+	cpu_online 1 0 || return 1
+	[ "$(pkg_field 0 cpu)" = 0 ] || return 1
+	samples_rise 1 && [ "$(pkg_field 1 busy_cpus)" -ge 1 ]
+}
+ktap_test_result "after CPU 1 goes offline package 1 is still sampled, and busy" offline_writer
+
 # busy_on CPU: a CPU-bound loop there, its pid in BUSY.
 busy_on() {
 	taskset -c "$1" bash -c 'while :; do :; done' &

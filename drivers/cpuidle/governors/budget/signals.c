@@ -9,38 +9,41 @@
  *
  * Sampling
  *
- * A delayed work per package reads the signals every sample_period_ms
- * from process context, where MSR reads through IPIs are allowed,
- * computes the pressure and publishes it with WRITE_ONCE(). The idle path
- * only READ_ONCE()s it. Sampling runs only while budget is the governor
- * of at least one CPU: a kernel that has the governor but uses another
- * pays nothing.
+ * A work per package reads the signals every sample_period_ms from
+ * process context, where MSR reads through IPIs are allowed, computes the
+ * pressure and publishes it with WRITE_ONCE(). The idle path only
+ * READ_ONCE()s it. Sampling runs only while budget is the governor of at
+ * least one CPU: a kernel that has the governor but uses another pays one
+ * timer a second on its busy CPUs.
  *
- * The work belongs to its package: it is queued on an online CPU of the
- * package (queue_delayed_work_on()), after every sample on the package's
- * busiest CPU of the window just measured, whose tick is the most likely
- * to be running when the timer expires. The timer is an ordinary one while
- * another CPU of the package is busy too, and after a sample that only
- * took baselines (see below): then the timer must fire even if the CPU it
- * sits on went idle meanwhile while the others ran on (a deferrable timer
- * would not: it does not wake an idle CPU, and timer migration does not
- * expire the deferrable timers of idle CPUs). Otherwise the timer is
- * deferrable (a second delayed work, the same function): it fires with
- * the tick of the one busy CPU it sits on, and an idle package is not
- * woken up to be sampled. Counting the CPU the timer sits on would feed
- * on itself where waking up and sampling take a good part of a window
- * (an emulator; a debug kernel): the sample's own CPU time would make
- * that CPU busy, and its ordinary timer would wake it for the next one.
- * The idle path ends such a pause: when a CPU of the package wakes up
- * (->reflect()) and the last sample is more than two periods old, the
- * work runs at once on that CPU (cpuidle_budget_signals_poke()). Every
- * selection follows a wake-up, so the pressure a selection reads was
- * measured at most about two periods before, or right after its CPU woke.
+ * What runs the work is a heartbeat: a per-CPU deferrable timer, pinned
+ * to its CPU, every sample_period_ms. When it fires and its package's last
+ * sample is a period old or older, it queues the package's work on its own
+ * CPU; the first CPU of the package to see that wins (cmpxchg() on the
+ * time of the last sample), the others return. A deferrable timer fires
+ * with the tick of a CPU that is running and never wakes one that is idle,
+ * so a package is sampled every period while any of its CPUs is busy,
+ * whichever that is and however the load moves between them, and an idle
+ * package is not woken up to be sampled. One work re-arming itself on a
+ * chosen CPU cannot have both: a deferrable timer on a CPU that goes idle
+ * stalls the package while another CPU runs without ever idling (nothing
+ * of that CPU passes through the idle path to restart it), and an ordinary
+ * one wakes idle CPUs. A CPU whose tick is stopped while it runs
+ * (nohz_full) does not fire its heartbeat either: isolated CPUs are not
+ * disturbed, and their package is sampled from its other CPUs. The idle
+ * path ends a pause: when a CPU of the package wakes up (->reflect()) and
+ * the last sample is more than two periods old, the work is queued at
+ * once on that CPU (cpuidle_budget_signals_poke()). Every selection
+ * follows a wake-up, so the pressure a selection reads was measured at
+ * most about two periods before, or right after its CPU woke. While no
+ * CPU has budget as its governor, the heartbeats only re-arm, once a
+ * second, and queue nothing.
  *
- * CPU hotplug: when the CPU the work is bound to goes offline, the work
- * moves to another online CPU of the package; when the package's last CPU
- * goes, it stops, with pressure 0; when a CPU of an empty package comes
- * back, sampling resumes there.
+ * CPU hotplug: a CPU going offline stops its heartbeat, one coming online
+ * starts it. The source is read from an online CPU of the package (the
+ * one whose heartbeat or wake-up queued the last sample); when the
+ * package's last CPU goes, sampling stops, with pressure 0; when a CPU of
+ * an empty package comes back, sampling resumes there.
  *
  * Baselines: every sample takes differences against the previous one (the
  * source's counters, each CPU's idle time). After a gap (the first sample
@@ -123,6 +126,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/tick.h>
+#include <linux/timer.h>
 #include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -220,12 +224,12 @@ MODULE_PARM_DESC(headroom_pressure,
 /**
  * struct budget_pkg - one package's sampler
  * @id: logical package id
- * @cpu: the online CPU of the package the work is queued on, -1 while the
- *	package has none
- * @work: the sampling work, on an ordinary timer
- * @idle_work: the same, on a deferrable timer (while the package is idle)
+ * @cpu: the online CPU of the package the source is read from, -1 while
+ *	the package has none
+ * @work: the sampling work
  * @pressure: published pressure, read by the idle path
- * @last_jiffies: when the work last ran or was poked (cpuidle_budget_signals_poke())
+ * @last_jiffies: when the work was last queued or ran (budget_kick())
+ * @kick_cpu: the CPU that queued the work last, -1 for none in particular
  * @rebase: take new baselines at the next sample (set from outside the work)
  * @src: power source in use, NULL for none
  * @last: the last sample (for debugfs)
@@ -242,10 +246,10 @@ MODULE_PARM_DESC(headroom_pressure,
 struct budget_pkg {
 	unsigned int id;
 	int cpu;
-	struct delayed_work work;
-	struct delayed_work idle_work;
+	struct work_struct work;
 	unsigned int pressure;
 	unsigned long last_jiffies;
+	int kick_cpu;
 	bool rebase;
 	const struct cpuidle_budget_source *src;
 	struct budget_sample last;
@@ -269,6 +273,8 @@ static const struct cpuidle_budget_source *budget_platform_source;
 
 static DEFINE_PER_CPU(u64, budget_prev_idle_us);
 static DEFINE_PER_CPU(u64, budget_prev_wall_us);
+/* Each online CPU's heartbeat (see "Sampling"). */
+static DEFINE_PER_CPU(struct timer_list, budget_heartbeat);
 
 static DEFINE_SPINLOCK(budget_override_lock);
 static struct budget_sample budget_override;
@@ -446,17 +452,16 @@ static bool budget_cpu_window(int cpu, u64 *idle_delta, u64 *wall_delta)
 }
 
 /*
- * Busy CPUs of the package and how far below maximum frequency they ran;
- * returns the package's busiest CPU of the window (the least idle), -1 if
- * none could be measured. With @baseline, only new baselines are taken.
+ * Busy CPUs of the package and how far below maximum frequency they ran.
+ * With @baseline, only new baselines are taken.
  */
-static int budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s,
-			    bool baseline)
+static void budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s,
+			     bool baseline)
 {
 	unsigned int (*freq_scale)(int cpu) = pkg->src ? pkg->src->freq_scale : NULL;
 	unsigned long scale_sum = 0;
-	u64 idle_delta, wall_delta, least_idle = U64_MAX;
-	int cpu, busiest = -1;
+	u64 idle_delta, wall_delta;
+	int cpu;
 
 	for_each_online_cpu(cpu) {
 		if (topology_logical_package_id(cpu) != pkg->id)
@@ -464,10 +469,6 @@ static int budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s,
 		if (!budget_cpu_window(cpu, &idle_delta, &wall_delta) ||
 		    baseline || !wall_delta)
 			continue;
-		if (idle_delta < least_idle) {
-			least_idle = idle_delta;
-			busiest = cpu;
-		}
 		if (2 * idle_delta >= wall_delta)
 			continue;
 		s->busy_cpus++;
@@ -476,14 +477,13 @@ static int budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s,
 				   SCHED_CAPACITY_SCALE);
 	}
 	if (!s->busy_cpus)
-		return busiest;
+		return;
 	scale_sum /= s->busy_cpus;
 	if (freq_scale || scale_sum < SCHED_CAPACITY_SCALE)
 		budget_freq_known = true;
 	s->freq_known = budget_freq_known;
 	s->headroom = (SCHED_CAPACITY_SCALE - scale_sum) * BUDGET_PRESSURE_MAX /
 		      SCHED_CAPACITY_SCALE;
-	return busiest;
 }
 
 /* Forget the previous sample: the next one only takes baselines. */
@@ -503,29 +503,30 @@ static void budget_sample(struct budget_pkg *pkg)
 {
 	struct budget_sample s = {};
 	u64 now_us, window_us, start = local_clock();
-	struct delayed_work *next;
 	bool baseline;
-	int busiest;
+	int kick;
 
 	cpus_read_lock();
 	mutex_lock(&budget_source_lock);
-	WRITE_ONCE(pkg->last_jiffies, jiffies);
+	/* Nobody uses the pressure: publish 0 and wait for the next start. */
+	if (!atomic_read(&budget_enabled_cpus) || pkg->cpu < 0) {
+		WRITE_ONCE(pkg->pressure, 0);
+		goto out;
+	}
+	/* Read from the CPU that asked, if it is still one of ours. */
+	kick = READ_ONCE(pkg->kick_cpu);
+	if (kick >= 0 && cpu_online(kick) && topology_logical_package_id(kick) == pkg->id)
+		pkg->cpu = kick;
 	if (xchg(&pkg->rebase, false))
 		budget_pkg_forget(pkg);
 	baseline = !pkg->have_prev;
 	now_us = ktime_to_us(ktime_get());
 	window_us = now_us - pkg->prev_us;
-	if (pkg->cpu >= 0) {
-		budget_read_source(pkg, pkg->cpu, window_us, &s);
-		busiest = budget_read_cpus(pkg, &s, baseline);
-		if (busiest >= 0)
-			pkg->cpu = busiest;
-	}
+	budget_read_source(pkg, pkg->cpu, window_us, &s);
+	budget_read_cpus(pkg, &s, baseline);
 	pkg->prev_us = now_us;
-	pkg->have_prev = pkg->cpu >= 0;
+	pkg->have_prev = true;
 	s.headroom_alone = READ_ONCE(budget_headroom_pressure);
-	/* Before the override: it decides what the pressure is, not this. */
-	next = baseline || s.busy_cpus > 1 ? &pkg->work : &pkg->idle_work;
 
 	/* allow_override is fixed at load: without it there is none. */
 	if (budget_allow_override && !baseline) {
@@ -541,13 +542,7 @@ static void budget_sample(struct budget_pkg *pkg)
 	WRITE_ONCE(pkg->pressure, baseline ? 0 : cpuidle_budget_pressure_from_sample(&s));
 	trace_cpuidle_budget_sample(pkg->id, pkg->cpu, baseline ? 0 : window_us,
 				    &s, READ_ONCE(pkg->pressure));
-
-	/* Under the hotplug lock: pkg->cpu is online. */
-	if (atomic_read(&budget_enabled_cpus) && pkg->cpu >= 0)
-		queue_delayed_work_on(pkg->cpu, system_power_efficient_wq, next,
-				      budget_period_jiffies());
-	else
-		WRITE_ONCE(pkg->pressure, 0);
+out:
 	mutex_unlock(&budget_source_lock);
 	cpus_read_unlock();
 	WRITE_ONCE(pkg->busy_ns, pkg->busy_ns + local_clock() - start);
@@ -555,12 +550,73 @@ static void budget_sample(struct budget_pkg *pkg)
 
 static void budget_sample_work(struct work_struct *work)
 {
-	budget_sample(container_of(to_delayed_work(work), struct budget_pkg, work));
+	budget_sample(container_of(work, struct budget_pkg, work));
 }
 
-static void budget_sample_idle_work(struct work_struct *work)
+/*
+ * Queue @pkg's work on @cpu (any CPU for -1), from now on its last
+ * sample's time. Any context.
+ */
+static void budget_queue(struct budget_pkg *pkg, int cpu)
 {
-	budget_sample(container_of(to_delayed_work(work), struct budget_pkg, idle_work));
+	WRITE_ONCE(pkg->last_jiffies, jiffies);
+	WRITE_ONCE(pkg->kick_cpu, cpu);
+	if (cpu < 0)
+		queue_work(system_power_efficient_wq, &pkg->work);
+	else
+		queue_work_on(cpu, system_power_efficient_wq, &pkg->work);
+}
+
+/*
+ * Queue the work of @cpu's package on @cpu if its last sample is at least
+ * @age jiffies old; of the CPUs that see that at once, one wins. Any
+ * context.
+ */
+static void budget_kick(unsigned int cpu, unsigned long age)
+{
+	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
+	unsigned long last;
+
+	if (!pkg || !atomic_read(&budget_enabled_cpus))
+		return;
+	last = READ_ONCE(pkg->last_jiffies);
+	if (time_before(jiffies, last + age))
+		return;
+	if (cmpxchg(&pkg->last_jiffies, last, jiffies) != last)
+		return;
+	budget_queue(pkg, cpu);
+}
+
+/*
+ * A heartbeat is only ever armed with mod_timer() on its own CPU: by
+ * itself, by budget_heartbeat_arm() (an IPI at start, the online callback)
+ * - never add_timer_on() from another CPU, which must not meet a timer
+ * being re-armed. Once no CPU has budget as its governor, each heartbeat
+ * fires once more and stops.
+ */
+static void budget_heartbeat_fn(struct timer_list *t)
+{
+	unsigned int cpu = smp_processor_id();
+
+	/*
+	 * An IPI that re-armed a heartbeat after its CPU's offline callback
+	 * stopped it leaves it to be moved to another CPU when the CPU dies:
+	 * it stops there, and the online callback starts it again.
+	 */
+	if (t != per_cpu_ptr(&budget_heartbeat, cpu) || !atomic_read(&budget_enabled_cpus))
+		return;
+	budget_kick(cpu, budget_period_jiffies());
+	mod_timer(t, jiffies + budget_period_jiffies());
+}
+
+/* Start the current CPU's heartbeat, if sampling runs. */
+static void budget_heartbeat_arm(void *unused)
+{
+	unsigned int cpu = smp_processor_id();
+
+	if (atomic_read(&budget_enabled_cpus) && budget_cpu_pkg(cpu))
+		mod_timer(per_cpu_ptr(&budget_heartbeat, cpu),
+			  jiffies + budget_period_jiffies());
 }
 
 /**
@@ -580,9 +636,11 @@ unsigned int cpuidle_budget_pressure(unsigned int cpu)
  * cpuidle_budget_signals_start - a CPU switched to the budget governor
  *
  * The first one starts the sampling, from fresh baselines: the previous
- * samples may be from before another governor ran. Only queues work:
- * callable with CPU hotplug and the cpuidle lock held. The work moves to
- * its package's CPU at its first run.
+ * samples may be from before another governor ran, and starts every
+ * online CPU's heartbeat, which from then on queue the work with the
+ * CPUs' wake-ups. Waits for the IPIs that start the heartbeats (no
+ * sleeping lock): callable with CPU hotplug and the cpuidle lock held, not
+ * with interrupts disabled.
  */
 void cpuidle_budget_signals_start(void)
 {
@@ -592,19 +650,25 @@ void cpuidle_budget_signals_start(void)
 		return;
 	for (i = 0; i < budget_npkgs; i++) {
 		WRITE_ONCE(budget_pkgs[i].rebase, true);
-		queue_delayed_work(system_power_efficient_wq, &budget_pkgs[i].work, 0);
+		budget_queue(&budget_pkgs[i], -1);
 	}
+	on_each_cpu(budget_heartbeat_arm, NULL, true);
 }
 
 /**
  * cpuidle_budget_signals_stop - a CPU switched away from the budget governor
  *
- * After the last one, each package's work runs once more, publishes
- * pressure 0 and stops.
+ * After the last one, each package's work runs once more and publishes
+ * pressure 0; nothing queues it again until the next start.
  */
 void cpuidle_budget_signals_stop(void)
 {
-	atomic_dec(&budget_enabled_cpus);
+	unsigned int i;
+
+	if (!atomic_dec_and_test(&budget_enabled_cpus))
+		return;
+	for (i = 0; i < budget_npkgs; i++)
+		budget_queue(&budget_pkgs[i], -1);
 }
 
 /**
@@ -612,23 +676,13 @@ void cpuidle_budget_signals_stop(void)
  * @cpu: the CPU, the current one
  *
  * If the package's last sample is more than two periods old (sampling
- * paused while the package was idle, see "Sampling"), run the work now on
- * @cpu, which is awake. One CPU of the package wins the poke; the others
- * see the updated time. Callable with preemption disabled.
+ * paused while the package was idle, see "Sampling"), queue the work now
+ * on @cpu, which is awake. One CPU of the package wins the poke; the
+ * others see the updated time. Callable with preemption disabled.
  */
 void cpuidle_budget_signals_poke(unsigned int cpu)
 {
-	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
-	unsigned long last, now = jiffies;
-
-	if (!pkg || !atomic_read(&budget_enabled_cpus))
-		return;
-	last = READ_ONCE(pkg->last_jiffies);
-	if (time_before_eq(now, last + 2 * budget_period_jiffies()))
-		return;
-	if (cmpxchg(&pkg->last_jiffies, last, now) != last)
-		return;
-	mod_delayed_work_on(cpu, system_power_efficient_wq, &pkg->work, 0);
+	budget_kick(cpu, 2 * budget_period_jiffies() + 1);
 }
 
 static const struct cpuidle_budget_source *budget_wanted_source(void)
@@ -752,9 +806,10 @@ static int budget_cpu_online(unsigned int cpu)
 		if (pkg->src && pkg->src->probe && pkg->src->probe(pkg->id, cpu))
 			budget_source_failed(pkg, "probing the source failed", -ENODEV);
 		if (atomic_read(&budget_enabled_cpus))
-			mod_delayed_work_on(cpu, system_power_efficient_wq, &pkg->work, 0);
+			budget_queue(pkg, cpu);
 	}
 	mutex_unlock(&budget_source_lock);
+	budget_heartbeat_arm(NULL);
 	return 0;
 }
 
@@ -762,6 +817,8 @@ static int budget_cpu_offline(unsigned int cpu)
 {
 	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
 
+	/* On @cpu itself: its heartbeat is not running now (but see budget_heartbeat_fn()). */
+	timer_delete_sync(per_cpu_ptr(&budget_heartbeat, cpu));
 	if (!pkg)
 		return 0;
 	mutex_lock(&budget_source_lock);
@@ -769,9 +826,6 @@ static int budget_cpu_offline(unsigned int cpu)
 		pkg->cpu = budget_pkg_online_cpu(pkg, cpu);
 		if (pkg->cpu < 0)
 			WRITE_ONCE(pkg->pressure, 0);
-		else if (atomic_read(&budget_enabled_cpus))
-			mod_delayed_work_on(pkg->cpu, system_power_efficient_wq,
-					    &pkg->work, 0);
 	}
 	mutex_unlock(&budget_source_lock);
 	return 0;
@@ -779,7 +833,7 @@ static int budget_cpu_offline(unsigned int cpu)
 
 int cpuidle_budget_signals_init(void)
 {
-	unsigned int i, npkgs = topology_max_packages();
+	unsigned int i, cpu, npkgs = topology_max_packages();
 	int ret;
 
 	ret = cpuidle_budget_msr_init(npkgs);
@@ -793,9 +847,12 @@ int cpuidle_budget_signals_init(void)
 	for (i = 0; i < npkgs; i++) {
 		budget_pkgs[i].id = i;
 		budget_pkgs[i].cpu = -1;
-		INIT_DELAYED_WORK(&budget_pkgs[i].work, budget_sample_work);
-		INIT_DEFERRABLE_WORK(&budget_pkgs[i].idle_work, budget_sample_idle_work);
+		budget_pkgs[i].kick_cpu = -1;
+		INIT_WORK(&budget_pkgs[i].work, budget_sample_work);
 	}
+	for_each_possible_cpu(cpu)
+		timer_setup(per_cpu_ptr(&budget_heartbeat, cpu), budget_heartbeat_fn,
+			    TIMER_DEFERRABLE | TIMER_PINNED);
 
 	cpus_read_lock();
 	mutex_lock(&budget_source_lock);
@@ -823,17 +880,18 @@ int cpuidle_budget_signals_init(void)
 /* Called once no CPU uses the governor any more. */
 void cpuidle_budget_signals_exit(void)
 {
-	unsigned int i;
+	unsigned int i, cpu;
 
 	/*
-	 * First the callbacks that could queue the work again; no CPU has
-	 * budget as its governor, so neither work queues either one again.
+	 * First what could queue the work again: the hotplug callbacks, then
+	 * the heartbeats (no CPU has budget as its governor, so the idle
+	 * path does not, and a running work does not queue itself).
 	 */
 	cpuhp_remove_state_nocalls(budget_cpuhp_state);
-	for (i = 0; i < budget_npkgs; i++) {
-		cancel_delayed_work_sync(&budget_pkgs[i].work);
-		cancel_delayed_work_sync(&budget_pkgs[i].idle_work);
-	}
+	for_each_possible_cpu(cpu)
+		timer_shutdown_sync(per_cpu_ptr(&budget_heartbeat, cpu));
+	for (i = 0; i < budget_npkgs; i++)
+		cancel_work_sync(&budget_pkgs[i].work);
 	budget_npkgs = 0;
 	kfree(budget_pkgs);
 	budget_pkgs = NULL;
