@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The power-pressure bias, driven through the debugfs signal override: on
-# the same early-wake-up workload, high pressure moves residency toward
-# deeper states; the latency limit (/dev/cpu_dma_latency) and disabled
-# states hold whatever the pressure; the tracepoint reports both choices.
+# an early-wake-up workload, high pressure moves selections deeper than
+# pressure 0 would on the same history, and pressure 0 does not bias; the
+# latency limit (/dev/cpu_dma_latency) and disabled states hold whatever
+# the pressure; the tracepoint reports both choices.
 #
 # Every assertion first checks its inputs: the workload ran (wakeups
 # exited 0 and the CPU entered idle at least MIN_ENTRIES times), the
@@ -24,7 +25,7 @@ STATE=/sys/devices/system/cpu/cpu$CPU/cpuidle
 
 ktap_print_header
 require_cpuidle_driver
-ktap_set_plan 8
+ktap_set_plan 9
 selftest_setup
 set_governor menu
 rmmod "$MODULE" 2>/dev/null
@@ -33,8 +34,9 @@ set_governor budget
 
 # Built by make check from wakeups.c (tests/selftests/cpuidle_budget).
 WAKEUPS=${WAKEUPS:-$CB_TOP/build/selftests/wakeups}
-# wakeups wakes $CPU about 890 times a second (its pauses average 1.125
-# ms: 30% of 100..400 us, 70% of 1..2 ms); fewer entries than this in a
+# wakeups -s wakes $CPU after pauses of 100..400 us (30%) and 1..2 ms
+# (70%), each from the reader's way back into idle (wakeups.c says why
+# -s): under TCG 400-700 times a second. Fewer entries than this in a
 # run mean that it did not run, whatever TCG's speed.
 MIN_ENTRIES=${MIN_ENTRIES:-100}
 
@@ -45,7 +47,7 @@ MIN_ENTRIES=${MIN_ENTRIES:-100}
 entries() {
 	local before after n
 	before=$(cat $STATE/state*/usage | tr '\n' ' ')
-	if ! "$WAKEUPS" "$CPU" "$SRC" "$SECONDS_PER_RUN" >&2; then
+	if ! "$WAKEUPS" -s "$CPU" "$SRC" "$SECONDS_PER_RUN" >&2; then
 		ktap_print_msg "wakeups $CPU $SRC $SECONDS_PER_RUN failed" >&2
 		return 1
 	fi
@@ -102,10 +104,49 @@ at_pressure() {
 	printf -v "$2" '%s' "$out"
 }
 
+TRACE=/sys/kernel/tracing
+SELECT_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_select
+
+# select_trace_on, select_trace_off FILE: trace $CPU's selections into FILE.
+select_trace_on() {
+	echo >$TRACE/trace
+	echo "cpu == $CPU" >"$SELECT_EVENT/filter"
+	echo 1 >"$SELECT_EVENT/enable"
+}
+select_trace_off() {
+	echo 0 >"$SELECT_EVENT/enable"
+	echo 0 >"$SELECT_EVENT/filter"
+	grep 'cpuidle_budget_select:' $TRACE/trace >"$1"
+}
+# choices FILE: "N U D" from a select_trace_off file: N selections, U of
+# them whose unbiased (pressure-0) choice is shallower than C6 (index 3),
+# D of those U that went to C6 or deeper.
+choices() {
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	       n++; if (v["unbiased"] < 3) { u++; if (v["state"] >= 3) d++ } }
+	     END { print n + 0, u + 0, d + 0 }' "$1"
+}
+# differing FILE: selections of a select_trace_off file whose state is
+# not the unbiased one.
+differing() {
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	       if (v["state"] != v["unbiased"]) b++ } END { print b + 0 }' "$1"
+}
+LOW_TRACE=$(mktemp) HIGH_TRACE=$(mktemp)
+restore() {
+	echo 0 >"$SELECT_EVENT/enable" 2>/dev/null
+	echo 0 >"$SELECT_EVENT/filter" 2>/dev/null
+	rm -f "$LOW_TRACE" "$HIGH_TRACE"
+	selftest_restore
+}
+trap restore EXIT
+
 low='' high='' deeper0='' deeper1=''
 echo "power_mw=1000 limit_mw=6000 busy_cpus=1" >"$OVERRIDE"
 low_ok=0
+select_trace_on
 wait_pressure 0 && at_pressure 0 low && low_ok=1
+select_trace_off "$LOW_TRACE"
 echo "power_mw=6000 limit_mw=6000 busy_cpus=1" >"$OVERRIDE"
 high_ok=0
 BIAS_STATS=/sys/module/$MODULE/parameters/bias_stats
@@ -113,29 +154,62 @@ if wait_pressure 1024; then
 	# Counted only on request (bias_stats): the second pass it needs.
 	echo 1 >"$BIAS_STATS"
 	deeper0=$(budget_stat "$CPU" deeper)
+	select_trace_on
 	at_pressure 1024 high && high_ok=1
+	select_trace_off "$HIGH_TRACE"
 	deeper1=$(budget_stat "$CPU" deeper)
 	echo 0 >"$BIAS_STATS"
 fi
 ktap_print_msg "pressure 0:    entries per state: $low(deep share $(deep_share "$low")/1000)"
 ktap_print_msg "pressure 1024: entries per state: $high(deep share $(deep_share "$high")/1000)"
-# Pressure 1024 must cut the share of shallow entries (below C6) by a
-# third at least. Not a fixed gain in deep share: how deep pressure 0
-# already goes depends on how the host runs the guest (the writer's
-# 100-400 us pauses stretch on a slow one, and with the tick stopped a
-# shallow guess is replaced by the timer's state), and was measured at
-# 475, 126 and 47 per mille shallow (at 1024: 9, 66 and 14). The premise:
-# at pressure 0 there are shallow entries to cut (20 per mille at least).
+# Pressure 1024 must move the selections deeper. Not measured as the
+# change between the two runs' entries: each run's history is its own, so
+# two runs compare two histories. The tracepoint gives, for every
+# selection, the state chosen and the one pressure 0 would have chosen on
+# the same history (unbiased): of the selections whose unbiased choice is
+# shallower than C6, pressure 1024 must take a third at least to C6 or
+# deeper.
+#
+# The premise: the history gave the bias something to do, that is, half
+# the selections at least would be shallower than C6 at pressure 0 (their
+# history has more than 1/8 of periods too short for C6). This guest does
+# not always give it: under TCG the reader's way back into idle takes a
+# time that varies from one boot to the next, and in some boots it
+# outlasts most of the short pauses, so that the byte is there before the
+# reader idles and the short periods all but vanish. Over 15 runs of this
+# test the share of such selections was either 0.85 to 0.94 (and then
+# 0.60 to 0.86 of them went to C6 or deeper) or 0.03 to 0.08, whatever
+# the exit latencies, with a shallow warm-up or without. Without the
+# premise the test is skipped, saying so: it cannot tell a bias that does
+# nothing from a history that asks for nothing.
 moves_deeper() {
-	local lo hi
-	[ $low_ok = 1 ] && [ $high_ok = 1 ] || return 1
-	lo=$((1000 - $(deep_share "$low")))
-	hi=$((1000 - $(deep_share "$high")))
-	ktap_print_msg "shallow entries: $lo per mille at pressure 0, $hi at 1024"
-	[ "$lo" -ge 20 ] && [ $((3 * hi)) -le $((2 * lo)) ]
+	local n u d
+	[ $high_ok = 1 ] || return 1
+	read -r n u d < <(choices "$HIGH_TRACE")
+	is_count "$n" "$u" "$d" || return 1
+	ktap_print_msg "pressure 1024: $n selections; $u of them shallower than C6 at pressure 0, $d of those made C6 or deeper"
+	if [ $((2 * u)) -lt "$n" ]; then
+		ktap_print_msg "premise not met: fewer than half the selections would be shallow at pressure 0"
+		return 2
+	fi
+	[ $((3 * d)) -ge "$u" ] && [ "$(deep_of "$high")" -gt 0 ]
 }
-ktap_test_result "pressure 1024 moves idle entries toward deeper states (a third of the shallow ones at least)" \
-	moves_deeper
+MOVES="pressure 1024 moves a third of the selections that would be shallow at pressure 0 to C6 or deeper"
+moves_deeper
+case $? in
+0) ktap_test_pass "$MOVES" ;;
+2) ktap_test_skip "$MOVES (the workload's history asked for nothing shallow)" ;;
+*) ktap_test_fail "$MOVES" ;;
+esac
+# Pressure 0 has no bias: no selection differs from the unbiased one.
+unbiased_at_zero() {
+	local n
+	[ $low_ok = 1 ] || return 1
+	n=$(wc -l <"$LOW_TRACE")
+	ktap_print_msg "pressure 0: $n selections, $(differing "$LOW_TRACE") of them not the unbiased state"
+	[ "$n" -gt 0 ] && [ "$(differing "$LOW_TRACE")" = 0 ]
+}
+ktap_test_result "pressure 0 selects the unbiased state every time" unbiased_at_zero
 counts_deeper() {
 	[ $high_ok = 1 ] && is_count "$deeper0" "$deeper1" && [ "$deeper1" -gt "$deeper0" ]
 }
@@ -198,18 +272,15 @@ ktap_test_result "a disabled state (C10) is never entered, even at pressure 1024
 
 # The tracepoint: both the chosen and the unbiased state, and the pressure.
 # While it is on, the unbiased choice is worked out (bias_stats is off):
-# at pressure 1024 some selections differ from it, over a run as long as
-# the one that counted deeper selections above (a 0.5 s run saw none
-# once).
-TRACE=/sys/kernel/tracing
-SELECT_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_select
+# every event at pressure 1024 has both. Whether they differ is the first
+# test's question, on the same history.
 tracepoint_reports() {
 	local line='cpuidle_budget_select: cpu=[0-9]* predicted_ns=[0-9]* sleep_ns=-\?[0-9]* pressure=1024 state=[0-9] unbiased=[0-9] stop_tick=[01]'
 	local n biased
 	[ -d "$SELECT_EVENT" ] || return 1
 	echo >$TRACE/trace
 	echo 1 >"$SELECT_EVENT/enable"
-	"$WAKEUPS" "$CPU" "$SRC" "$SECONDS_PER_RUN"
+	"$WAKEUPS" -s "$CPU" "$SRC" "$SECONDS_PER_RUN"
 	echo 0 >"$SELECT_EVENT/enable"
 	grep -m3 'cpuidle_budget' $TRACE/trace | sed 's/^/# /'
 	n=$(grep -c "$line" $TRACE/trace)
@@ -217,7 +288,7 @@ tracepoint_reports() {
 		awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		       if (v["state"] != v["unbiased"]) b++ } END { print b + 0 }')
 	ktap_print_msg "$n events at pressure 1024, $biased with state != unbiased"
-	is_count "$n" "$biased" && [ "$n" -gt 0 ] && [ "$biased" -gt 0 ]
+	is_count "$n" "$biased" && [ "$n" -gt 0 ]
 }
 ktap_test_result "tracepoint cpuidle_budget_select reports pressure, state and the unbiased state it works out" \
 	tracepoint_reports
