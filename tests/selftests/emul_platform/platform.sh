@@ -166,14 +166,27 @@ echo 1 >$P/power_model || ktap_exit_fail_msg "cannot start the power model"
 # The window is 2 s in the middle of a 6 s run (the stressor is running at
 # both ends); the model integrates per jiffy, so allow 2% beyond either
 # extreme: 11900..15400 mW.
+# read_at N: the energy counter into eN, and the time it was read at, in
+# ns, into tN.
+read_at() {
+	local before after energy
+	before=$(date +%s%N)
+	energy=$(platform energy_uj)
+	after=$(date +%s%N)
+	printf -v "e$1" '%s' "$energy"
+	printf -v "t$1" '%s' "$(( (before + after) / 2 ))"
+}
 model_runs() {
 	local e0 e1 t0 t1 mw pid running
 	stress-ng --cpu 1 --taskset 0 --cpu-method nsqrt -t 6 >/dev/null 2>&1 &
 	pid=$!
 	sleep 2
-	e0=$(platform energy_uj) t0=$(date +%s%N)
+	# Each reading's time is the middle of two clock reads around it:
+	# under -icount a fork takes tens of milliseconds, and a time read
+	# after the energy only would put the whole fork in the window.
+	read_at 0
 	sleep 2
-	e1=$(platform energy_uj) t1=$(date +%s%N)
+	read_at 1
 	running=0
 	kill -0 "$pid" 2>/dev/null && running=1
 	if ! wait "$pid" || [ $running = 0 ]; then
