@@ -13,8 +13,8 @@
  * process context, where MSR reads through IPIs are allowed, computes the
  * pressure and publishes it with WRITE_ONCE(). The idle path only
  * READ_ONCE()s it. Sampling runs only while budget is the governor of at
- * least one CPU: a kernel that has the governor but uses another pays one
- * timer a second on its busy CPUs.
+ * least one CPU: a kernel that has the governor but uses another pays
+ * nothing.
  *
  * What runs the work is a heartbeat: a per-CPU deferrable timer, pinned
  * to its CPU, every sample_period_ms. When it fires and its package's last
@@ -35,9 +35,9 @@
  * the last sample is more than two periods old, the work is queued at
  * once on that CPU (cpuidle_budget_signals_poke()). Every selection
  * follows a wake-up, so the pressure a selection reads was measured at
- * most about two periods before, or right after its CPU woke. While no
- * CPU has budget as its governor, the heartbeats only re-arm, once a
- * second, and queue nothing.
+ * most about two periods before, or right after its CPU woke. Once no
+ * CPU has budget as its governor, each heartbeat fires once more and
+ * stops; the next start arms them all again.
  *
  * CPU hotplug: a CPU going offline stops its heartbeat, one coming online
  * starts it. The source is read from an online CPU of the package (the
@@ -228,7 +228,7 @@ MODULE_PARM_DESC(headroom_pressure,
  *	the package has none
  * @work: the sampling work
  * @pressure: published pressure, read by the idle path
- * @last_jiffies: when the work was last queued or ran (budget_kick())
+ * @last_jiffies: when the work was last queued (budget_queue())
  * @kick_cpu: the CPU that queued the work last, -1 for none in particular
  * @rebase: take new baselines at the next sample (set from outside the work)
  * @src: power source in use, NULL for none
