@@ -93,47 +93,39 @@ def count(path):
                 failures.append(f"line {lineno}: {line}")
                 failed += 1
                 continue
-            if ktap and line.startswith("    "):
-                body = line[4:]
-                if body.startswith("# Subtest:"):
-                    suite.where = f"suite {body[10:].strip()}"
-                    continue
-                m = PLAN.match(body)
-                if m:
-                    suite.set_plan(int(m.group(1)), m.group(2), lineno)
-                    continue
-                m = RESULT.match(body)
-                if not m:
-                    continue
-                suite.result(m.group(2), lineno)
-            else:
-                m = PLAN.match(line)
-                if m:
-                    top.set_plan(int(m.group(1)), m.group(2), lineno)
-                    continue
-                m = RESULT.match(line)
-                if not m:
-                    continue
-                top.result(m.group(2), lineno)
-                if ktap:
-                    # A suite's result: it closes that suite's cases.
-                    name = m.group(3).split("#")[0].strip().lstrip("- ")
-                    suite.where = f"suite {name}"
-                    problems = suite.close()
-                    failed += len(problems)
-                    failures += problems
-                    state = m.group(1)
-                    if state == "not ok" and not suite_failed:
-                        failed += 1
-                        failures.append(f"line {lineno}: {line} (its cases passed)")
-                    elif state == "ok" and SKIP.search(m.group(3)):
-                        state = "skipped"
-                        failed += 1
-                        failures.append(f"line {lineno}: {line} (skipped whole)")
-                    suites.append((name, state))
-                    suite = Level("a suite")
-                    suite_failed = 0
-                    continue
+            # A KTAP suite's lines are indented by four spaces.
+            nested = ktap and line.startswith("    ")
+            body, level = (line[4:], suite) if nested else (line, top)
+            if nested and body.startswith("# Subtest:"):
+                suite.where = f"suite {body[10:].strip()}"
+                continue
+            m = PLAN.match(body)
+            if m:
+                level.set_plan(int(m.group(1)), m.group(2), lineno)
+                continue
+            m = RESULT.match(body)
+            if not m:
+                continue
+            level.result(m.group(2), lineno)
+            if ktap and not nested:
+                # A suite's result: it closes that suite's cases.
+                name = m.group(3).split("#")[0].strip().lstrip("- ")
+                suite.where = f"suite {name}"
+                problems = suite.close()
+                failed += len(problems)
+                failures += problems
+                state = m.group(1)
+                if state == "not ok" and not suite_failed:
+                    failed += 1
+                    failures.append(f"line {lineno}: {line} (its cases passed)")
+                elif state == "ok" and SKIP.search(m.group(3)):
+                    state = "skipped"
+                    failed += 1
+                    failures.append(f"line {lineno}: {line} (skipped whole)")
+                suites.append((name, state))
+                suite = Level("a suite")
+                suite_failed = 0
+                continue
             if m.group(1) == "not ok":
                 failed += 1
                 suite_failed += 1

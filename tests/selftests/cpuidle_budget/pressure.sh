@@ -126,11 +126,11 @@ choices() {
 	       n++; if (v["unbiased"] < 3) { u++; if (v["state"] >= 3) d++ } }
 	     END { print n + 0, u + 0, d + 0 }' "$1"
 }
-# differing FILE: selections of a select_trace_off file whose state is
-# not the unbiased one.
+# differing [FILE]: selection events (in FILE, else on standard input)
+# whose state is not the unbiased one.
 differing() {
 	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	       if (v["state"] != v["unbiased"]) b++ } END { print b + 0 }' "$1"
+	       if (v["state"] != v["unbiased"]) b++ } END { print b + 0 }' "$@"
 }
 LOW_TRACE=$(mktemp) HIGH_TRACE=$(mktemp)
 restore() {
@@ -203,11 +203,12 @@ case $? in
 esac
 # Pressure 0 has no bias: no selection differs from the unbiased one.
 unbiased_at_zero() {
-	local n
+	local n b
 	[ $low_ok = 1 ] || return 1
 	n=$(wc -l <"$LOW_TRACE")
-	ktap_print_msg "pressure 0: $n selections, $(differing "$LOW_TRACE") of them not the unbiased state"
-	[ "$n" -gt 0 ] && [ "$(differing "$LOW_TRACE")" = 0 ]
+	b=$(differing "$LOW_TRACE")
+	ktap_print_msg "pressure 0: $n selections, $b of them not the unbiased state"
+	[ "$n" -gt 0 ] && [ "$b" = 0 ]
 }
 ktap_test_result "pressure 0 selects the unbiased state every time" unbiased_at_zero
 counts_deeper() {
@@ -284,9 +285,7 @@ tracepoint_reports() {
 	echo 0 >"$SELECT_EVENT/enable"
 	grep -m3 'cpuidle_budget' $TRACE/trace | sed 's/^/# /'
 	n=$(grep -c "$line" $TRACE/trace)
-	biased=$(grep "$line" $TRACE/trace |
-		awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		       if (v["state"] != v["unbiased"]) b++ } END { print b + 0 }')
+	biased=$(grep "$line" $TRACE/trace | differing)
 	ktap_print_msg "$n events at pressure 1024, $biased with state != unbiased"
 	is_count "$n" "$biased" && [ "$n" -gt 0 ]
 }

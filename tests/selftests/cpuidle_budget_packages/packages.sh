@@ -91,9 +91,14 @@ bound_to_own_package() {
 }
 ktap_test_result "each package is sampled on a CPU of its own" bound_to_own_package
 
+# busy_on CPU: a CPU-bound loop there, its pid in BUSY.
+busy_on() {
+	taskset -c "$1" bash -c 'while :; do :; done' &
+	BUSY=$!
+}
+
 # A CPU-bound loop on CPU 3 (package 1); CPU 1 idles, this script sleeps.
-taskset -c 3 bash -c 'while :; do :; done' &
-BUSY=$!
+busy_on 3
 LOOPS=()
 sleep 0.5
 
@@ -158,12 +163,6 @@ offline_writer() {
 	samples_rise 1 && [ "$(pkg_field 1 busy_cpus)" -ge 1 ]
 }
 ktap_test_result "after CPU 1 goes offline package 1 is still sampled, and busy" offline_writer
-
-# busy_on CPU: a CPU-bound loop there, its pid in BUSY.
-busy_on() {
-	taskset -c "$1" bash -c 'while :; do :; done' &
-	BUSY=$!
-}
 
 # both_busy PKG: "N B", PKG's traced samples that measured a window, and
 # how many of them saw both of its CPUs busy.
