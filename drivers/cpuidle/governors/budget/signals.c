@@ -29,13 +29,14 @@
  * stalls the package while another CPU runs without ever idling (nothing
  * of that CPU passes through the idle path to restart it), and an ordinary
  * one wakes idle CPUs. A CPU whose tick is stopped while it runs
- * (nohz_full) does not fire its heartbeat either: isolated CPUs are not
- * disturbed, and their package is sampled from its other CPUs. The idle
- * path ends a pause: when a CPU of the package wakes up (->reflect()) and
- * the last sample is more than two periods old, the work is queued at
- * once on that CPU (cpuidle_budget_signals_poke()). Every selection
- * follows a wake-up, so the pressure a selection reads was measured at
- * most about two periods before, or right after its CPU woke. Once no
+ * (nohz_full) fires its heartbeat only with its residual tick, about once
+ * a second, and the work then runs there: isolated CPUs are not yet kept
+ * out of sampling (housekeeping_cpu() would). The idle path ends a
+ * pause: when a CPU of the package wakes up (->reflect()) and the last
+ * sample is more than two periods old, the work is queued at once on
+ * that CPU (cpuidle_budget_signals_poke()). Every selection follows a
+ * wake-up, so the pressure a selection reads was measured at most about
+ * two periods before, or right after its CPU woke. Once no
  * CPU has budget as its governor, each heartbeat fires once more and
  * stops; the next start arms them all again.
  *
