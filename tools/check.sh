@@ -237,8 +237,8 @@ tap_case "$vm" 3 "KUnit: emul_model ran, no failure (kunit.py parse)" \
 tap_files+=("$f")
 # drivers/cpuidle/governor_kunit.c (patch 0001).
 f=$RESULTS/vm-selftests/kunit-cpuidle-core.ktap
-tap_case "$vm" 4 "KUnit: cpuidle_governor ran, no failure (kunit.py parse)" \
-	kunit_ran "$f" cpuidle_governor
+tap_case "$vm" 4 "KUnit: cpuidle_governor and cpuidle_reflect ran, no failure (kunit.py parse)" \
+	kunit_ran "$f" cpuidle_governor cpuidle_reflect
 tap_files+=("$f")
 # Two packages (-smp 4,sockets=2): the sampler per package, through CPU
 # hotplug, with every cross-package MSR read under the atomic-sleep checks.
