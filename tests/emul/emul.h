@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The emulated power-constrained hybrid platform (guest-only): the idle
- * driver (emul_idle.c) and its package power model (emul_model.c). See
+ * driver (emul_driver.c), its parts (emul_parts.c) and its package power
+ * model (emul_model.c). See
  * tests/emul/README.md for what is modeled, what is not, and where every
  * number comes from.
  */
@@ -18,7 +19,11 @@ enum emul_core_type {
 	EMUL_NR_TYPES,
 };
 
-/* Idle state indices of the driver (0 is the core's POLL state). */
+/*
+ * Idle state indices of the Alder Lake parts' tables (0 is the core's POLL
+ * state). Other parts have their own (tests/emul/emul_parts.c); the model
+ * goes by each state's kind, never by these names.
+ */
 enum emul_state {
 	EMUL_POLL,
 	EMUL_C1,
@@ -26,11 +31,46 @@ enum emul_state {
 	EMUL_C6,
 	EMUL_C8,
 	EMUL_C10,
-	EMUL_NR_STATES,
+};
+
+/* POLL and at most five hardware states. */
+#define EMUL_MAX_STATES		6
+
+/**
+ * enum emul_state_kind - what a state does to a core's power
+ * @EMUL_KIND_POLL: the core spins in C0 (the core's POLL state)
+ * @EMUL_KIND_CLOCK_GATED: clock-gated, still powered: leaks at the rail
+ * @EMUL_KIND_POWER_GATED: power-gated: draws the core type's gated_mw, and
+ *	does not count as active for the turbo ratio limits
+ */
+enum emul_state_kind {
+	EMUL_KIND_POLL,
+	EMUL_KIND_CLOCK_GATED,
+	EMUL_KIND_POWER_GATED,
 };
 
 /* Fixed point of frequency scales: EMUL_SCALE is a core type's maximum. */
 #define EMUL_SCALE		1024
+
+/**
+ * struct emul_state_desc - one idle state of a part
+ * @name: the name the cpuidle driver registers
+ * @desc: its description
+ * @kind: what it does to the core's power
+ * @exit_us: exit latency per core type (the driver registers the first
+ *	type's; each CPU halts through its own type's on wake-up)
+ * @target_us: target residency per core type (likewise)
+ * @pkg_mw: uncore power while every CPU is in this state or a deeper one
+ *	(the package C-state it allows); 0 if it allows none
+ */
+struct emul_state_desc {
+	const char *name;
+	const char *desc;
+	enum emul_state_kind kind;
+	u32 exit_us[EMUL_NR_TYPES];
+	u32 target_us[EMUL_NR_TYPES];
+	u32 pkg_mw;
+};
 
 /**
  * struct emul_core_model - power figures of one core type
@@ -38,8 +78,9 @@ enum emul_state {
  * @fknee_mhz: highest frequency reached at the minimum voltage
  * @dyn_mw: dynamic power of a busy core at @fmax_mhz and the maximum
  *	voltage
- * @leak_mw: leakage of a powered core (C0, C1, C1E) at the maximum voltage
- * @gated_mw: residual power of a power-gated core (C6 and deeper)
+ * @leak_mw: leakage of a powered core (C0 and clock-gated states) at the
+ *	maximum voltage
+ * @gated_mw: residual power of a power-gated core
  */
 struct emul_core_model {
 	u32 fmax_mhz;
@@ -54,23 +95,58 @@ struct emul_core_model {
  * @core: per core type
  * @vmin_mv: rail voltage at or below a type's knee frequency
  * @vmax_mv: rail voltage at a type's maximum frequency
- * @uncore_mw: uncore (ring, memory controller, graphics idle) while any
- *	core is powered
- * @uncore_pkg_idle_mw: uncore while every core is power-gated (a package
- *	C-state)
+ * @uncore_mw: uncore (ring, memory controller, graphics idle) while the
+ *	package is in no package C-state
  * @poll_activity: share (of EMUL_SCALE) of a busy core's dynamic power
  *	that a core spinning in the POLL state draws
+ * @trans_pct: the transition energies (emul_transition_uj()) in percent of
+ *	what the target residencies imply, for sensitivity runs
+ * @nstates: entries of @state, POLL included
+ * @state: the idle states, POLL first, shallow to deep
  * @turbo_pct: frequency cap, in percent of the maximum, by number of
- *	active (powered) cores, index 1..6; beyond 6 the last entry
+ *	active (not power-gated) cores, index 1..EMUL_TURBO_BINS; beyond, the
+ *	last entry
  */
 struct emul_pkg_model {
 	struct emul_core_model core[EMUL_NR_TYPES];
 	u32 vmin_mv;
 	u32 vmax_mv;
 	u32 uncore_mw;
-	u32 uncore_pkg_idle_mw;
 	u32 poll_activity;
-	u8 turbo_pct[7];
+	u32 trans_pct;
+	unsigned int nstates;
+	struct emul_state_desc state[EMUL_MAX_STATES];
+	u8 turbo_pct[11];
+};
+
+#define EMUL_TURBO_BINS		10
+
+/**
+ * struct emul_part - one emulated part: every constant of it
+ * @name: the value of emul_idle's part= parameter
+ * @desc: what it stands for
+ * @p_cores: P-cores of its default layout (the first CPUs)
+ * @e_cores: E-cores of its default layout
+ * @pl1_mw: long-term power limit PL1
+ * @pl2_mw: short-term power limit PL2
+ * @pl1_window_ms: time constant of the PL1 average (RAPL's Tau)
+ * @pl2_window_ms: time constant of the PL2 average
+ * @model: the package model
+ *
+ * A part with one core type (@e_cores 0) uses the P-core entries only.
+ * tests/emul/README.md gives the source of every number, or says it is an
+ * estimate.
+ */
+struct emul_part {
+	const char *name;
+	const char *desc;
+	unsigned int p_cores;
+	unsigned int e_cores;
+	u32 pl1_mw;
+	u32 pl2_mw;
+	u32 pl1_window_ms;
+	u32 pl2_window_ms;
+	struct emul_pkg_model model;
 };
 
 /**
@@ -78,48 +154,34 @@ struct emul_pkg_model {
  * @type: its core type
  * @busy_ns: time not idle
  * @state_ns: time in each idle state
+ * @entries: entries into each idle state
  */
 struct emul_cpu_window {
 	enum emul_core_type type;
 	u64 busy_ns;
-	u64 state_ns[EMUL_NR_STATES];
+	u64 state_ns[EMUL_MAX_STATES];
+	u64 entries[EMUL_MAX_STATES];
 };
 
 /**
  * struct emul_pkg_window - the whole package over a model interval
  * @ncpus: entries of @cpu
  * @len_ns: the interval
+ * @pkg_ns: time during which the shallowest CPU was in each state: every
+ *	CPU idle at once, in that state or deeper
  * @cpu: per CPU
  */
 struct emul_pkg_window {
 	unsigned int ncpus;
 	u64 len_ns;
+	u64 pkg_ns[EMUL_MAX_STATES];
 	struct emul_cpu_window *cpu;
 };
 
-/*
- * The default constants: a 2P+4E thin-and-light part of the Alder Lake-U
- * kind. See tests/emul/README.md for where each number comes from.
- */
-#define EMUL_DEFAULT_MODEL \
-{ \
-	.core = { \
-		[EMUL_P_CORE] = { \
-			.fmax_mhz = 4400, .fknee_mhz = 1600, \
-			.dyn_mw = 11000, .leak_mw = 1200, .gated_mw = 30, \
-		}, \
-		[EMUL_E_CORE] = { \
-			.fmax_mhz = 3300, .fknee_mhz = 1200, \
-			.dyn_mw = 2200, .leak_mw = 300, .gated_mw = 10, \
-		}, \
-	}, \
-	.vmin_mv = 650, \
-	.vmax_mv = 1250, \
-	.uncore_mw = 1500, \
-	.uncore_pkg_idle_mw = 300, \
-	.poll_activity = EMUL_SCALE / 2, \
-	.turbo_pct = { 100, 100, 100, 96, 96, 91, 91 }, \
-}
+/* emul_parts.c: the parts (part= of emul_idle), the first the default */
+extern const struct emul_part emul_parts[];
+extern const unsigned int emul_nr_parts;
+const struct emul_part *emul_find_part(const char *name);
 
 /* emul_model.c: arithmetic (KUnit-tested) */
 u32 emul_voltage_mv(const struct emul_pkg_model *m, enum emul_core_type t, u32 scale);
@@ -129,25 +191,68 @@ u32 emul_leak_mw(const struct emul_pkg_model *m, enum emul_core_type t, u32 rail
 u32 emul_turbo_cap(const struct emul_pkg_model *m, unsigned int active);
 u64 emul_window_power_mw(const struct emul_pkg_model *m,
 			 const struct emul_pkg_window *w, u32 scale);
-unsigned int emul_active_cores(const struct emul_pkg_window *w);
+unsigned int emul_active_cores(const struct emul_pkg_model *m,
+			       const struct emul_pkg_window *w);
 u32 emul_scale_for_power(const struct emul_pkg_model *m,
 			 const struct emul_pkg_window *w, u32 cap, u32 allowed_mw);
 u32 emul_requested_scale(const struct emul_pkg_window *w);
 u32 emul_ewma_mw(u32 avg_mw, u32 sample_mw, u64 dt_ns, u64 tau_ns);
 u64 emul_steal_ns(u64 work_ns, u32 scale);
-extern const struct emul_pkg_model emul_default_model;
+u32 emul_transition_uj(const struct emul_pkg_model *m, enum emul_core_type t,
+		       unsigned int state);
+u64 emul_cycles(const struct emul_pkg_model *m, enum emul_core_type t,
+		u64 busy_ns, u32 scale);
 
 /* emul_model.c: the running model, started by emul_idle.c */
 int emul_model_start(const struct emul_pkg_model *m, const enum emul_core_type *types,
 		     u32 pl1_mw, u32 pl2_mw, u32 pl1_window_ms, u32 pl2_window_ms);
 void emul_model_stop(void);
-void emul_model_set_limits(u32 pl1_mw, u32 pl2_mw);
-void emul_model_status(u64 *energy_uj, u64 *throttled_us, u32 *power_mw,
-		       u32 *ewma1_mw, u32 *scale, u64 *intervals, u64 *max_len_ns);
+void emul_model_set_limits(u32 pl1_mw, u32 pl2_mw, u32 pl1_window_ms,
+			   u32 pl2_window_ms);
+/**
+ * struct emul_status - the running model's figures, for debugfs
+ * @time_ns: when they were read (CLOCK_MONOTONIC): the end of the interval
+ *	they are counted to
+ * @energy_uj: package energy so far
+ * @throttled_us: time at the limit so far
+ * @pkg_idle_us: time in a package C-state so far
+ * @power_mw: power over the last interval
+ * @ewma1_mw: the PL1 average
+ * @scale: the frequency scale
+ * @intervals: model intervals so far
+ * @max_len_ns: the longest interval
+ */
+struct emul_status {
+	u64 time_ns;
+	u64 energy_uj;
+	u64 throttled_us;
+	u64 pkg_idle_us;
+	u32 power_mw;
+	u32 ewma1_mw;
+	u32 scale;
+	u64 intervals;
+	u64 max_len_ns;
+};
 
-/* emul_idle.c: what the model reads of the driver */
+void emul_model_status(struct emul_status *st);
+
+/**
+ * struct emul_cpu_work - what one CPU did since the model started
+ * @cycles: the integral of its frequency over its busy time
+ * @busy_ns: its busy time
+ */
+struct emul_cpu_work {
+	u64 cycles;
+	u64 busy_ns;
+};
+
+void emul_model_cpu_work(int cpu, struct emul_cpu_work *work);
+
+/* emul_driver.c: what the model reads of the driver */
 u64 emul_state_time_ns(int cpu, int state);
+u64 emul_state_entries(int cpu, int state);
 int emul_current_state(int cpu);
+u64 emul_pkg_time_ns(int state);
 
 /* For the budget governor's signal source (emul_budget.c). */
 int emul_platform_read(unsigned int pkg, int cpu, struct cpuidle_budget_reading *r);

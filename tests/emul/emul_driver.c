@@ -6,19 +6,14 @@
  *
  * Under QEMU TCG a guest has no cpuidle driver (no MWAIT hints, no ACPI
  * _CST, no haltpoll), so no cpuidle governor ever runs. This driver gives
- * every CPU the idle states of a real Intel hybrid part. The layout
- * (parameter "layout", default 2p4e: 2 P-cores then 4 E-cores, no SMT)
- * says which CPUs are P-cores and which E-cores. Each core type has its
- * own table, from drivers/idle/intel_idle.c of Linux 6.12:
- *
- *          P-core (adl_l_cstates,    E-core (gmt_cstates,
- *          Alder Lake-L)             Gracemont, Alder Lake-N)
- *   POLL   the core's polling state
- *   C1     exit 1 us,   target 1 us    exit 1 us,   target 1 us
- *   C1E    exit 2 us,   target 4 us    exit 2 us,   target 4 us
- *   C6     exit 170 us, target 500 us  exit 195 us, target 585 us
- *   C8     exit 200 us, target 600 us  exit 260 us, target 1040 us
- *   C10    exit 230 us, target 700 us  exit 660 us, target 1980 us
+ * every CPU the idle states of a real low-power Intel part, chosen with
+ * the load parameter "part" from the table in emul_parts.c: the default
+ * is a 2P+4E Alder Lake-U at 15 W, with the P-core table adl_l_cstates
+ * and the E-core table gmt_cstates of drivers/idle/intel_idle.c; there is
+ * a 9 W one, and a 4-core 6 W Jasper Lake with the ACPI _CST table of
+ * the Chromebooks whose regression had menu's 2025 change reverted. The
+ * layout (parameter "layout", the part's by default) says which CPUs are
+ * P-cores and which E-cores.
  *
  * An x86 kernel has one cpuidle driver for all CPUs (no
  * CPU_IDLE_MULTIPLE_DRIVERS), and so does intel_idle on a real Alder
@@ -37,9 +32,12 @@
  *
  * Each state's "power" (sysfs stateN/power, mW) is the P-core's figure
  * from the power model at the maximum voltage; the model itself
- * (emul_model.c) computes power from the real residencies.
+ * (emul_model.c) computes power from the real residencies, the entries
+ * into each state, and the time every CPU was idle at once, which this
+ * driver keeps at each entry and exit (emul_pkg_track()).
  *
- * debugfs emul_idle/: "cpus" (CPU, core type), "platform" (the model).
+ * debugfs emul_idle/: "cpus" (CPU, core type, the model's cycles of
+ * work), "platform" (the part and the model's figures).
  */
 
 #include <linux/cpu.h>
@@ -62,11 +60,36 @@ module_param(emulate_exit_latency, bool, 0644);
 MODULE_PARM_DESC(emulate_exit_latency,
 		 "Spin for a state's exit latency after waking from it (default: Y)");
 
-/* Exit latencies, us, per core type (see the table above). */
-static const unsigned int emul_exit_us[EMUL_NR_TYPES][EMUL_NR_STATES] = {
-	[EMUL_P_CORE] = { 0, 1, 2, 170, 200, 230 },
-	[EMUL_E_CORE] = { 0, 1, 2, 195, 260, 660 },
+/* The part emulated: emul_parts[0] unless part= names another. */
+static const struct emul_part *emul_part = &emul_parts[0];
+static bool emul_loaded;
+
+static int emul_part_set(const char *val, const struct kernel_param *kp)
+{
+	char name[32];
+	const struct emul_part *part;
+
+	if (emul_loaded || strscpy(name, val) < 0)
+		return -EINVAL;
+	part = emul_find_part(strim(name));
+	if (!part)
+		return -EINVAL;
+	emul_part = part;
+	return 0;
+}
+
+static int emul_part_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", emul_part->name);
+}
+
+static const struct kernel_param_ops emul_part_ops = {
+	.set = emul_part_set,
+	.get = emul_part_get,
 };
+module_param_cb(part, &emul_part_ops, NULL, 0444);
+MODULE_PARM_DESC(part,
+		 "The part emulated: adl-u-15w (default), adl-u-9w or jsl-6w; other parameters given at load override its values");
 
 static const char * const emul_type_names[EMUL_NR_TYPES] = {
 	[EMUL_P_CORE] = "P",
@@ -75,7 +98,7 @@ static const char * const emul_type_names[EMUL_NR_TYPES] = {
 
 /* Parameters, validated when set; the combination is checked at load. */
 
-static unsigned int emul_layout_p = 2, emul_layout_e = 4;
+static unsigned int emul_layout_p, emul_layout_e;
 static bool emul_layout_given;
 
 static int emul_layout_set(const char *val, const struct kernel_param *kp)
@@ -104,10 +127,9 @@ static const struct kernel_param_ops emul_layout_ops = {
 };
 module_param_cb(layout, &emul_layout_ops, NULL, 0444);
 MODULE_PARM_DESC(layout,
-		 "Core types: <P>p<E>e, P-cores first (default: 2p4e; adapted to the CPU count unless given)");
+		 "Core types: <P>p<E>e, P-cores first (default: the part's, adapted to the CPU count)");
 
 static bool power_model;
-static bool emul_loaded;
 static DEFINE_MUTEX(emul_param_lock);
 static int emul_start_model(void);
 
@@ -138,22 +160,34 @@ module_param_cb(power_model, &emul_power_model_ops, &power_model, 0644);
 MODULE_PARM_DESC(power_model,
 		 "Run the package power model and slow busy CPUs at its limit (default: N)");
 
-static struct emul_pkg_model emul_model = EMUL_DEFAULT_MODEL;
+/* The part's model, with the parameters applied (emul_setup_model()). */
+static struct emul_pkg_model emul_model;
 
-/* An unsigned int parameter with a range; nothing changes on error. */
+/*
+ * An unsigned int parameter with a range; nothing changes on error. One
+ * given at load (@given) overrides the part's value.
+ */
 struct emul_uint_param {
 	unsigned int *val;
 	unsigned int min, max;
+	bool given;
+	unsigned int given_val;
 };
 
 static int emul_uint_set(const char *val, const struct kernel_param *kp)
 {
-	const struct emul_uint_param *p = kp->arg;
+	struct emul_uint_param *p = kp->arg;
 	unsigned int v;
 
 	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max)
 		return -EINVAL;
+	mutex_lock(&emul_param_lock);
 	*p->val = v;
+	if (!emul_loaded) {
+		p->given = true;
+		p->given_val = v;
+	}
+	mutex_unlock(&emul_param_lock);
 	return 0;
 }
 
@@ -169,8 +203,9 @@ static const struct kernel_param_ops emul_uint_ops = {
 	.get = emul_uint_get,
 };
 
-static unsigned int pl1_mw = 15000, pl2_mw = 55000;
-static unsigned int pl1_window_ms = 1000, pl2_window_ms = 10;
+/* 0 until given or loaded: then the part's. */
+static unsigned int pl1_mw, pl2_mw;
+static unsigned int pl1_window_ms, pl2_window_ms;
 
 /*
  * The limits change at run time, as RAPL's do; then PL2 may not go below
@@ -191,7 +226,7 @@ static int emul_limit_set(const char *val, const struct kernel_param *kp)
 	}
 	*(unsigned int *)kp->arg = v;
 	if (emul_loaded)
-		emul_model_set_limits(pl1, pl2);
+		emul_model_set_limits(pl1, pl2, pl1_window_ms, pl2_window_ms);
 	mutex_unlock(&emul_param_lock);
 	return 0;
 }
@@ -201,13 +236,12 @@ static const struct kernel_param_ops emul_limit_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(pl1_mw, &emul_limit_ops, &pl1_mw, 0644);
-MODULE_PARM_DESC(pl1_mw, "Long-term package power limit PL1, 1000..1000000 mW (default: 15000)");
+MODULE_PARM_DESC(pl1_mw, "Long-term package power limit PL1, 1000..1000000 mW (default: the part's)");
 module_param_cb(pl2_mw, &emul_limit_ops, &pl2_mw, 0644);
-MODULE_PARM_DESC(pl2_mw, "Short-term package power limit PL2, >= pl1_mw, ..1000000 mW (default: 55000)");
+MODULE_PARM_DESC(pl2_mw, "Short-term package power limit PL2, >= pl1_mw, ..1000000 mW (default: the part's)");
 
 /* Turbo ratio limits by active cores, on or off (a flat table). */
 static bool turbo_by_active = true;
-static const u8 emul_flat_turbo[7] = { 100, 100, 100, 100, 100, 100, 100 };
 
 static int emul_turbo_set(const char *val, const struct kernel_param *kp)
 {
@@ -216,8 +250,11 @@ static int emul_turbo_set(const char *val, const struct kernel_param *kp)
 	if (kstrtobool(val, &on))
 		return -EINVAL;
 	mutex_lock(&emul_param_lock);
-	memcpy(emul_model.turbo_pct, on ? emul_default_model.turbo_pct : emul_flat_turbo,
-	       sizeof(emul_model.turbo_pct));
+	if (on)
+		memcpy(emul_model.turbo_pct, emul_part->model.turbo_pct,
+		       sizeof(emul_model.turbo_pct));
+	else
+		memset(emul_model.turbo_pct, 100, sizeof(emul_model.turbo_pct));
 	turbo_by_active = on;
 	mutex_unlock(&emul_param_lock);
 	return 0;
@@ -231,20 +268,31 @@ module_param_cb(turbo_by_active, &emul_turbo_ops, &turbo_by_active, 0644);
 MODULE_PARM_DESC(turbo_by_active,
 		 "Cap the frequency by the number of active (powered) cores, as turbo ratio limits do (default: Y)");
 
-static struct emul_uint_param emul_param_pl1_window_ms = {
-	.val = &pl1_window_ms, .min = 10, .max = 100000,
-};
+/* RAPL's time windows, like its limits, can change at run time. */
+static int emul_window_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v, max = kp->arg == &pl1_window_ms ? 100000 : 10000;
 
-module_param_cb(pl1_window_ms, &emul_uint_ops, &emul_param_pl1_window_ms, 0444);
+	if (kstrtouint(val, 0, &v) || v < (kp->arg == &pl1_window_ms ? 10 : 1) || v > max)
+		return -EINVAL;
+	mutex_lock(&emul_param_lock);
+	*(unsigned int *)kp->arg = v;
+	if (emul_loaded)
+		emul_model_set_limits(pl1_mw, pl2_mw, pl1_window_ms, pl2_window_ms);
+	mutex_unlock(&emul_param_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops emul_window_ops = {
+	.set = emul_window_set,
+	.get = param_get_uint,
+};
+module_param_cb(pl1_window_ms, &emul_window_ops, &pl1_window_ms, 0644);
 MODULE_PARM_DESC(pl1_window_ms,
-		 "Time constant of the PL1 average, 10..100000 ms (default: 1000)");
-static struct emul_uint_param emul_param_pl2_window_ms = {
-	.val = &pl2_window_ms, .min = 1, .max = 10000,
-};
-
-module_param_cb(pl2_window_ms, &emul_uint_ops, &emul_param_pl2_window_ms, 0444);
+		 "Time constant of the PL1 average, 10..100000 ms (default: the part's)");
+module_param_cb(pl2_window_ms, &emul_window_ops, &pl2_window_ms, 0644);
 MODULE_PARM_DESC(pl2_window_ms,
-		 "Time constant of the PL2 average, 1..10000 ms (default: 10)");
+		 "Time constant of the PL2 average, 1..10000 ms (default: the part's)");
 
 static struct emul_uint_param emul_param_p_dyn_mw = {
 	.val = &emul_model.core[EMUL_P_CORE].dyn_mw, .min = 100, .max = 100000,
@@ -252,35 +300,49 @@ static struct emul_uint_param emul_param_p_dyn_mw = {
 
 module_param_cb(p_dyn_mw, &emul_uint_ops, &emul_param_p_dyn_mw, 0644);
 MODULE_PARM_DESC(p_dyn_mw,
-		 "P-core dynamic power at its maximum frequency, 100..100000 mW (default: 11000)");
+		 "P-core dynamic power at its maximum frequency, 100..100000 mW (default: the part's)");
 static struct emul_uint_param emul_param_p_leak_mw = {
 	.val = &emul_model.core[EMUL_P_CORE].leak_mw, .min = 0, .max = 20000,
 };
 
 module_param_cb(p_leak_mw, &emul_uint_ops, &emul_param_p_leak_mw, 0644);
 MODULE_PARM_DESC(p_leak_mw,
-		 "P-core leakage at the maximum voltage, 0..20000 mW (default: 1200)");
+		 "P-core leakage at the maximum voltage, 0..20000 mW (default: the part's)");
 static struct emul_uint_param emul_param_e_dyn_mw = {
 	.val = &emul_model.core[EMUL_E_CORE].dyn_mw, .min = 100, .max = 100000,
 };
 
 module_param_cb(e_dyn_mw, &emul_uint_ops, &emul_param_e_dyn_mw, 0644);
 MODULE_PARM_DESC(e_dyn_mw,
-		 "E-core dynamic power at its maximum frequency, 100..100000 mW (default: 2200)");
+		 "E-core dynamic power at its maximum frequency, 100..100000 mW (default: the part's)");
 static struct emul_uint_param emul_param_e_leak_mw = {
 	.val = &emul_model.core[EMUL_E_CORE].leak_mw, .min = 0, .max = 20000,
 };
 
 module_param_cb(e_leak_mw, &emul_uint_ops, &emul_param_e_leak_mw, 0644);
 MODULE_PARM_DESC(e_leak_mw,
-		 "E-core leakage at the maximum voltage, 0..20000 mW (default: 300)");
+		 "E-core leakage at the maximum voltage, 0..20000 mW (default: the part's)");
 static struct emul_uint_param emul_param_uncore_mw = {
 	.val = &emul_model.uncore_mw, .min = 0, .max = 50000,
 };
 
 module_param_cb(uncore_mw, &emul_uint_ops, &emul_param_uncore_mw, 0644);
 MODULE_PARM_DESC(uncore_mw,
-		 "Uncore power while any core is powered, 0..50000 mW (default: 1500)");
+		 "Uncore power outside package C-states, 0..50000 mW (default: the part's)");
+
+static struct emul_uint_param emul_param_trans_pct = {
+	.val = &emul_model.trans_pct, .min = 0, .max = 1000,
+};
+
+module_param_cb(trans_pct, &emul_uint_ops, &emul_param_trans_pct, 0644);
+MODULE_PARM_DESC(trans_pct,
+		 "State transition energies in percent of what the target residencies imply, 0..1000 (default: 100)");
+
+/* Every parameter of the model, to keep those given at load over the part. */
+static struct emul_uint_param *const emul_model_params[] = {
+	&emul_param_p_dyn_mw, &emul_param_p_leak_mw, &emul_param_e_dyn_mw,
+	&emul_param_e_leak_mw, &emul_param_uncore_mw, &emul_param_trans_pct,
+};
 
 /* The driver. */
 
@@ -307,6 +369,57 @@ static void emul_halt(void)
 }
 
 /*
+ * The package C-state: the shallowest state any online CPU is in, -1 while
+ * one is not idle (busy, polling, or on its way out of a state). Kept at
+ * every entry into and exit from a state, under one lock: a package has a
+ * few CPUs, and this is the emulation's cost, not the governor's.
+ */
+static DEFINE_RAW_SPINLOCK(emul_pkg_lock);
+static int emul_pkg_depth = -1;
+static u64 emul_pkg_since;
+static u64 emul_pkg_ns[EMUL_MAX_STATES];
+
+static void emul_pkg_track(int state)
+{
+	int cpu, depth = INT_MAX;
+	unsigned long flags;
+	u64 now;
+
+	__this_cpu_write(emul_cur_state, state);
+	raw_spin_lock_irqsave(&emul_pkg_lock, flags);
+	for_each_online_cpu(cpu)
+		depth = min(depth, READ_ONCE(per_cpu(emul_cur_state, cpu)));
+	if (depth != emul_pkg_depth) {
+		now = ktime_get_ns();
+		if (emul_pkg_depth >= 0)
+			emul_pkg_ns[emul_pkg_depth] += now - emul_pkg_since;
+		emul_pkg_depth = depth;
+		emul_pkg_since = now;
+	}
+	raw_spin_unlock_irqrestore(&emul_pkg_lock, flags);
+}
+
+/**
+ * emul_pkg_time_ns - how long every CPU was idle at once, by depth
+ * @state: a state index
+ *
+ * Return: the total time during which the shallowest CPU was in @state,
+ * the period in progress included.
+ */
+u64 emul_pkg_time_ns(int state)
+{
+	unsigned long flags;
+	u64 ns;
+
+	raw_spin_lock_irqsave(&emul_pkg_lock, flags);
+	ns = emul_pkg_ns[state];
+	if (emul_pkg_depth == state)
+		ns += ktime_get_ns() - emul_pkg_since;
+	raw_spin_unlock_irqrestore(&emul_pkg_lock, flags);
+	return ns;
+}
+
+/*
  * The states carry CPUIDLE_FLAG_RCU_IDLE: RCU is switched off around the
  * halts only, so the exit latency can use an hrtimer. The CPU halts
  * through its exit latency rather than spinning: under -icount a spinning
@@ -316,11 +429,12 @@ static void emul_halt(void)
 static int emul_idle_enter(struct cpuidle_device *dev,
 			   struct cpuidle_driver *drv, int index)
 {
-	unsigned int exit_us = emul_exit_us[emul_types[dev->cpu]][index];
+	unsigned int exit_us = emul_model.state[index].exit_us[emul_types[dev->cpu]];
 
-	__this_cpu_write(emul_cur_state, index);
+	emul_pkg_track(index);
 	emul_halt();
-	__this_cpu_write(emul_cur_state, -1);
+	/* Waking up: the package is out of its C-state from here. */
+	emul_pkg_track(-1);
 
 	if (READ_ONCE(emulate_exit_latency) && exit_us) {
 		__this_cpu_write(emul_exiting, true);
@@ -332,29 +446,31 @@ static int emul_idle_enter(struct cpuidle_device *dev,
 	return index;
 }
 
-#define EMUL_STATE(_name, _desc, _exit_us, _target_us)		\
-	{							\
-		.name = _name,					\
-		.desc = _desc,					\
-		.exit_latency = _exit_us,			\
-		.target_residency = _target_us,			\
-		.enter = emul_idle_enter,			\
-		.flags = CPUIDLE_FLAG_RCU_IDLE,			\
-	}
-
+/* The states are the part's, filled in by emul_setup_states(). */
 static struct cpuidle_driver emul_idle_driver = {
 	.name = "emul_idle",
 	.owner = THIS_MODULE,
-	.states = {
-		{ /* states[0] is filled in by cpuidle_poll_state_init() */ },
-		EMUL_STATE("C1", "emulated ADL-L C1 (HLT)", 1, 1),
-		EMUL_STATE("C1E", "emulated ADL-L C1E (HLT)", 2, 4),
-		EMUL_STATE("C6", "emulated ADL-L C6 (HLT)", 170, 500),
-		EMUL_STATE("C8", "emulated ADL-L C8 (HLT)", 200, 600),
-		EMUL_STATE("C10", "emulated ADL-L C10 (HLT)", 230, 700),
-	},
-	.state_count = EMUL_NR_STATES,
 };
+
+/* The part's states as the driver's: the first core type's latencies. */
+static void emul_setup_states(void)
+{
+	unsigned int i;
+
+	/* states[0] is the core's POLL state (cpuidle_poll_state_init()). */
+	for (i = 1; i < emul_model.nstates; i++) {
+		const struct emul_state_desc *d = &emul_model.state[i];
+		struct cpuidle_state *st = &emul_idle_driver.states[i];
+
+		strscpy(st->name, d->name);
+		strscpy(st->desc, d->desc);
+		st->exit_latency = d->exit_us[EMUL_P_CORE];
+		st->target_residency = d->target_us[EMUL_P_CORE];
+		st->enter = emul_idle_enter;
+		st->flags = CPUIDLE_FLAG_RCU_IDLE;
+	}
+	emul_idle_driver.state_count = emul_model.nstates;
+}
 
 /**
  * emul_state_time_ns - total time a CPU spent in an idle state
@@ -366,6 +482,18 @@ static struct cpuidle_driver emul_idle_driver = {
 u64 emul_state_time_ns(int cpu, int state)
 {
 	return READ_ONCE(per_cpu(emul_devices, cpu).states_usage[state].time_ns);
+}
+
+/**
+ * emul_state_entries - how often a CPU entered an idle state
+ * @cpu: the CPU
+ * @state: the state index
+ *
+ * Return: the cpuidle core's per-state usage count.
+ */
+u64 emul_state_entries(int cpu, int state)
+{
+	return READ_ONCE(per_cpu(emul_devices, cpu).states_usage[state].usage);
 }
 
 /**
@@ -413,19 +541,24 @@ static int emul_register(void)
 	return 0;
 }
 
-/* Which CPU is which core type; checks an explicit layout against the CPUs. */
+/*
+ * Which CPU is which core type: the part's layout, or the one given, which
+ * must match the CPUs. The part's adapts to the CPU count: its P-cores
+ * first, the rest E-cores; a part of one core type has no E-cores.
+ */
 static int emul_setup_layout(void)
 {
 	unsigned int ncpus = num_possible_cpus(), i = 0;
 	int cpu;
 
-	if (emul_layout_given && emul_layout_p + emul_layout_e != ncpus) {
-		pr_err("emul_idle: layout %up%ue needs %u CPUs, the guest has %u\n",
-		       emul_layout_p, emul_layout_e, emul_layout_p + emul_layout_e, ncpus);
+	if (emul_layout_given && (emul_layout_p + emul_layout_e != ncpus ||
+				  (emul_layout_e && !emul_part->e_cores))) {
+		pr_err("emul_idle: layout %up%ue does not fit %u CPUs of part %s\n",
+		       emul_layout_p, emul_layout_e, ncpus, emul_part->name);
 		return -EINVAL;
 	}
-	if (!emul_layout_given && emul_layout_p + emul_layout_e != ncpus) {
-		emul_layout_p = min(emul_layout_p, ncpus);
+	if (!emul_layout_given) {
+		emul_layout_p = emul_part->e_cores ? min(emul_part->p_cores, ncpus) : ncpus;
 		emul_layout_e = ncpus - emul_layout_p;
 	}
 	emul_types = kcalloc(nr_cpu_ids, sizeof(*emul_types), GFP_KERNEL);
@@ -433,28 +566,55 @@ static int emul_setup_layout(void)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
 		emul_types[cpu] = i++ < emul_layout_p ? EMUL_P_CORE : EMUL_E_CORE;
-	pr_info("emul_idle: layout %up%ue\n", emul_layout_p, emul_layout_e);
+	pr_info("emul_idle: part %s, layout %up%ue, %u states\n", emul_part->name,
+		emul_layout_p, emul_layout_e, emul_model.nstates);
 	return 0;
 }
 
-/* The model's constants: the defaults with the parameters applied. */
+/* The model's constants: the part's, with the parameters given applied. */
 static int emul_setup_model(void)
 {
-	const struct emul_core_model *p;
-	int i;
+	unsigned int i;
 
+	emul_model = emul_part->model;
+	for (i = 0; i < ARRAY_SIZE(emul_model_params); i++)
+		if (emul_model_params[i]->given)
+			*emul_model_params[i]->val = emul_model_params[i]->given_val;
+	if (!turbo_by_active)
+		memset(emul_model.turbo_pct, 100, sizeof(emul_model.turbo_pct));
+	pl1_mw = pl1_mw ?: emul_part->pl1_mw;
+	pl2_mw = pl2_mw ?: emul_part->pl2_mw;
+	pl1_window_ms = pl1_window_ms ?: emul_part->pl1_window_ms;
+	pl2_window_ms = pl2_window_ms ?: emul_part->pl2_window_ms;
 	if (pl2_mw < pl1_mw) {
 		pr_err("emul_idle: pl2_mw (%u) is below pl1_mw (%u)\n", pl2_mw, pl1_mw);
 		return -EINVAL;
 	}
-	/* sysfs stateN/power: the P-core's figure at the maximum voltage. */
-	p = &emul_model.core[EMUL_P_CORE];
-	emul_idle_driver.states[EMUL_POLL].power_usage =
-		p->leak_mw + p->dyn_mw * emul_model.poll_activity / EMUL_SCALE;
-	for (i = EMUL_C1; i < EMUL_NR_STATES; i++)
-		emul_idle_driver.states[i].power_usage =
-			i < EMUL_C6 ? p->leak_mw : p->gated_mw;
 	return 0;
+}
+
+/* sysfs stateN/power: the P-core's figure at the maximum voltage. */
+static void emul_setup_power_figures(void)
+{
+	const struct emul_core_model *p = &emul_model.core[EMUL_P_CORE];
+	unsigned int i;
+
+	for (i = 0; i < emul_model.nstates; i++) {
+		struct cpuidle_state *st = &emul_idle_driver.states[i];
+
+		switch (emul_model.state[i].kind) {
+		case EMUL_KIND_POLL:
+			st->power_usage = p->leak_mw +
+					  p->dyn_mw * emul_model.poll_activity / EMUL_SCALE;
+			break;
+		case EMUL_KIND_CLOCK_GATED:
+			st->power_usage = p->leak_mw;
+			break;
+		case EMUL_KIND_POWER_GATED:
+			st->power_usage = p->gated_mw;
+			break;
+		}
+	}
 }
 
 static int emul_start_model(void)
@@ -463,22 +623,31 @@ static int emul_start_model(void)
 				pl1_window_ms, pl2_window_ms);
 }
 
+/*
+ * Per CPU, with the model on, its work: cycles (millions) and busy time
+ * (ms) since the model started; zeroes with it off.
+ */
 static int emul_cpus_show(struct seq_file *m, void *unused)
 {
+	struct emul_cpu_work work = {};
 	int cpu;
 
-	seq_puts(m, "cpu type\n");
-	for_each_possible_cpu(cpu)
-		seq_printf(m, "%d %s\n", cpu, emul_type_names[emul_types[cpu]]);
+	seq_puts(m, "cpu type mcycles busy_ms\n");
+	mutex_lock(&emul_param_lock);
+	for_each_possible_cpu(cpu) {
+		if (power_model)
+			emul_model_cpu_work(cpu, &work);
+		seq_printf(m, "%d %s %llu %llu\n", cpu, emul_type_names[emul_types[cpu]],
+			   div_u64(work.cycles, 1000000), div_u64(work.busy_ns, NSEC_PER_MSEC));
+	}
+	mutex_unlock(&emul_param_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(emul_cpus);
 
 static int emul_platform_show(struct seq_file *m, void *unused)
 {
-	u64 energy_uj, throttled_us, intervals, max_len_ns;
-	u32 power, ewma1, scale;
-
+	struct emul_status st;
 	bool on;
 
 	mutex_lock(&emul_param_lock);
@@ -486,16 +655,18 @@ static int emul_platform_show(struct seq_file *m, void *unused)
 	seq_printf(m, "layout %up%ue\npower_model %d\npl1_mw %u\npl2_mw %u\n",
 		   emul_layout_p, emul_layout_e, on, pl1_mw, pl2_mw);
 	if (on)
-		emul_model_status(&energy_uj, &throttled_us, &power, &ewma1, &scale,
-				  &intervals, &max_len_ns);
+		emul_model_status(&st);
 	mutex_unlock(&emul_param_lock);
+	seq_printf(m, "part %s\npl1_window_ms %u\npl2_window_ms %u\n", emul_part->name,
+		   pl1_window_ms, pl2_window_ms);
 	/* The model's figures as read under the lock, not a later state. */
 	if (!on)
 		return 0;
 	seq_printf(m, "energy_uj %llu\nthrottled_us %llu\npower_mw %u\npl1_avg_mw %u\nfreq_scale %u\n",
-		   energy_uj, throttled_us, power, ewma1, scale);
-	seq_printf(m, "intervals %llu\nmax_interval_us %llu\n", intervals,
-		   div_u64(max_len_ns, NSEC_PER_USEC));
+		   st.energy_uj, st.throttled_us, st.power_mw, st.ewma1_mw, st.scale);
+	seq_printf(m, "intervals %llu\nmax_interval_us %llu\npkg_idle_us %llu\ntime_us %llu\n",
+		   st.intervals, div_u64(st.max_len_ns, NSEC_PER_USEC), st.pkg_idle_us,
+		   div_u64(st.time_ns, NSEC_PER_USEC));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(emul_platform);
@@ -506,14 +677,16 @@ static int __init emul_idle_init(void)
 {
 	int cpu, ret;
 
+	ret = emul_setup_model();
+	if (ret)
+		return ret;
 	ret = emul_setup_layout();
 	if (ret)
 		return ret;
-	/* Before the model: it gives POLL a power figure in place of the -1. */
+	emul_setup_states();
+	/* Before the figures: it gives POLL -1 for power. */
 	cpuidle_poll_state_init(&emul_idle_driver);
-	ret = emul_setup_model();
-	if (ret)
-		goto free_types;
+	emul_setup_power_figures();
 
 	for_each_possible_cpu(cpu) {
 		hrtimer_init(per_cpu_ptr(&emul_exit_timers, cpu), CLOCK_MONOTONIC,

@@ -12,10 +12,16 @@
  *
  *   busy core     dynamic power C * V^2 * f (at the rail voltage) + leakage
  *   POLL          leakage + poll_activity of the dynamic power (C0, spinning)
- *   C1, C1E       leakage only: clock-gated, still powered at the rail
- *   C6, C8, C10   gated_mw: power-gated
- *   uncore        uncore_mw, or uncore_pkg_idle_mw for the share of the
- *                 interval every core was power-gated (a package C-state)
+ *   clock-gated   leakage only: still powered at the rail (C1, C1E)
+ *   power-gated   gated_mw (C6 and deeper)
+ *   transitions   each entry into a state costs emul_transition_uj(): what
+ *                 the state saves over the next shallower one during its
+ *                 target residency, which is how the kernel defines target
+ *                 residency (the break-even time, entry and exit included)
+ *   uncore        uncore_mw, or a package C-state's lower power for the time
+ *                 every CPU was idle at once in a state that allows it (the
+ *                 driver times that at each entry and exit, so idle periods
+ *                 that do not overlap give no package C-state)
  *
  * All cores share one voltage rail, as the IA cores of a client part do:
  * while any core is busy, the rail sits at the voltage the busy cores'
@@ -58,10 +64,9 @@
 
 #include "emul.h"
 
-const struct emul_pkg_model emul_default_model = EMUL_DEFAULT_MODEL;
-EXPORT_SYMBOL_IF_KUNIT(emul_default_model);
-
 /* Arithmetic. */
+
+#define EMUL_SCALE_MIN	(EMUL_SCALE / 8)
 
 /**
  * emul_voltage_mv - rail voltage a core type needs at a frequency scale
@@ -141,19 +146,29 @@ u32 emul_turbo_cap(const struct emul_pkg_model *m, unsigned int active)
 }
 EXPORT_SYMBOL_IF_KUNIT(emul_turbo_cap);
 
-static u64 emul_deep_ns(const struct emul_cpu_window *c)
+/* Time power-gated: such a core neither leaks nor counts as active. */
+static u64 emul_deep_ns(const struct emul_pkg_model *m,
+			const struct emul_cpu_window *c)
 {
-	return c->state_ns[EMUL_C6] + c->state_ns[EMUL_C8] + c->state_ns[EMUL_C10];
+	u64 ns = 0;
+	unsigned int s;
+
+	for (s = 0; s < m->nstates; s++)
+		if (m->state[s].kind == EMUL_KIND_POWER_GATED)
+			ns += c->state_ns[s];
+	return ns;
 }
 
 /**
  * emul_active_cores - average number of powered cores over a window
+ * @m: the model
  * @w: the window
  *
  * Return: the number of cores not power-gated, averaged over the window
  * and rounded to the nearest.
  */
-unsigned int emul_active_cores(const struct emul_pkg_window *w)
+unsigned int emul_active_cores(const struct emul_pkg_model *m,
+			       const struct emul_pkg_window *w)
 {
 	u64 powered = 0;
 	unsigned int i;
@@ -161,10 +176,75 @@ unsigned int emul_active_cores(const struct emul_pkg_window *w)
 	if (!w->len_ns)
 		return 0;
 	for (i = 0; i < w->ncpus; i++)
-		powered += w->len_ns - min(emul_deep_ns(&w->cpu[i]), w->len_ns);
+		powered += w->len_ns - min(emul_deep_ns(m, &w->cpu[i]), w->len_ns);
 	return div64_u64(powered + w->len_ns / 2, w->len_ns);
 }
 EXPORT_SYMBOL_IF_KUNIT(emul_active_cores);
+
+/* A core's power in an idle state at the minimum voltage (nothing busy). */
+static u32 emul_idle_mw(const struct emul_pkg_model *m, enum emul_core_type t,
+			unsigned int s)
+{
+	switch (m->state[s].kind) {
+	case EMUL_KIND_POWER_GATED:
+		return m->core[t].gated_mw;
+	case EMUL_KIND_CLOCK_GATED:
+		return emul_leak_mw(m, t, m->vmin_mv);
+	default:
+		return emul_busy_mw(m, t, EMUL_SCALE_MIN, m->vmin_mv);
+	}
+}
+
+/**
+ * emul_transition_uj - energy of one entry into a state and exit from it
+ * @m: the model
+ * @t: the core type
+ * @state: the state index
+ *
+ * The kernel defines a state's target residency as the shortest stay,
+ * entry and exit included, that saves more energy than the next shallower
+ * state would: the transition energies of two neighbouring states differ
+ * by what the deeper one saves per unit of time times its target
+ * residency. The first hardware state (and POLL) costs nothing to enter.
+ * Power is taken at the minimum voltage, where the package sits when
+ * everything is idle; the sum is scaled by @m->trans_pct.
+ *
+ * Return: the energy in uJ.
+ */
+u32 emul_transition_uj(const struct emul_pkg_model *m, enum emul_core_type t,
+		       unsigned int state)
+{
+	u64 nj = 0;
+	unsigned int s;
+
+	for (s = 2; s <= state && s < m->nstates; s++) {
+		u32 saved = emul_idle_mw(m, t, s - 1), p = emul_idle_mw(m, t, s);
+
+		/* mW * us = nJ */
+		if (saved > p)
+			nj += (u64)(saved - p) * m->state[s].target_us[t];
+	}
+	return div_u64(nj * m->trans_pct, 100 * 1000);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_transition_uj);
+
+/**
+ * emul_cycles - work a core does at a frequency scale
+ * @m: the model
+ * @t: the core type
+ * @busy_ns: time busy
+ * @scale: the frequency, of EMUL_SCALE
+ *
+ * Return: the cycles its type's frequency at @scale gives in @busy_ns.
+ */
+u64 emul_cycles(const struct emul_pkg_model *m, enum emul_core_type t,
+		u64 busy_ns, u32 scale)
+{
+	/* ns * MHz = 1/1000 cycle */
+	return div_u64(busy_ns * (m->core[t].fmax_mhz * min_t(u32, scale, EMUL_SCALE) /
+				  EMUL_SCALE), 1000);
+}
+EXPORT_SYMBOL_IF_KUNIT(emul_cycles);
 
 /**
  * emul_window_power_mw - average package power over a window
@@ -177,9 +257,9 @@ EXPORT_SYMBOL_IF_KUNIT(emul_active_cores);
 u64 emul_window_power_mw(const struct emul_pkg_model *m,
 			 const struct emul_pkg_window *w, u32 scale)
 {
-	u64 busy_max = 0, all_gated = U64_MAX, energy = 0, len = w->len_ns;
+	u64 busy_max = 0, pkg = 0, energy = 0, len = w->len_ns;
 	u32 rail = m->vmin_mv;
-	unsigned int i;
+	unsigned int i, s;
 
 	if (!len)
 		return 0;
@@ -189,7 +269,6 @@ u64 emul_window_power_mw(const struct emul_pkg_model *m,
 		busy_max = max(busy_max, min(c->busy_ns + c->state_ns[EMUL_POLL], len));
 		if (c->busy_ns)
 			rail = max(rail, emul_voltage_mv(m, c->type, scale));
-		all_gated = min(all_gated, min(emul_deep_ns(c), len));
 	}
 
 	for (i = 0; i < w->ncpus; i++) {
@@ -203,16 +282,32 @@ u64 emul_window_power_mw(const struct emul_pkg_model *m,
 			      emul_dyn_mw(m, t, scale, rail) * m->poll_activity / EMUL_SCALE;
 
 		energy += c->busy_ns * emul_busy_mw(m, t, scale, rail);
-		energy += c->state_ns[EMUL_POLL] * poll_mw;
-		energy += (c->state_ns[EMUL_C1] + c->state_ns[EMUL_C1E]) * leak_idle;
-		energy += emul_deep_ns(c) * m->core[t].gated_mw;
+		for (s = 0; s < m->nstates; s++) {
+			switch (m->state[s].kind) {
+			case EMUL_KIND_POLL:
+				energy += c->state_ns[s] * poll_mw;
+				break;
+			case EMUL_KIND_CLOCK_GATED:
+				energy += c->state_ns[s] * leak_idle;
+				break;
+			case EMUL_KIND_POWER_GATED:
+				energy += c->state_ns[s] * m->core[t].gated_mw;
+				break;
+			}
+			/* uJ = 10^6 pJ, the unit of mW * ns */
+			energy += c->entries[s] * emul_transition_uj(m, t, s) * 1000000ULL;
+		}
 	}
-	energy += (len - all_gated) * m->uncore_mw + all_gated * m->uncore_pkg_idle_mw;
+	for (s = 0; s < m->nstates; s++) {
+		u64 ns = min(w->pkg_ns[s], len - pkg);
+
+		pkg += ns;
+		energy += ns * (m->state[s].pkg_mw ?: m->uncore_mw);
+	}
+	energy += (len - pkg) * m->uncore_mw;
 	return div64_u64(energy, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(emul_window_power_mw);
-
-#define EMUL_SCALE_MIN	(EMUL_SCALE / 8)
 
 /**
  * emul_requested_scale - the frequency the busiest CPU asks for
@@ -312,7 +407,8 @@ EXPORT_SYMBOL_IF_KUNIT(emul_steal_ns);
 struct emul_cpu_prev {
 	u64 idle_us;
 	u64 wall_us;
-	u64 state_ns[EMUL_NR_STATES];
+	u64 state_ns[EMUL_MAX_STATES];
+	u64 entries[EMUL_MAX_STATES];
 };
 
 /**
@@ -333,6 +429,7 @@ static struct {
 	spinlock_t lock;		/* all of the model's state */
 	u64 energy_uj;
 	u64 throttled_us;
+	u64 pkg_idle_ns;
 	u32 ewma1_mw;
 	u32 ewma2_mw;
 	u32 last_mw;
@@ -348,6 +445,8 @@ static struct {
 	u64 max_len_ns;
 	struct emul_pkg_window w;
 	struct emul_cpu_prev *prev;
+	u64 pkg_prev[EMUL_MAX_STATES];
+	struct emul_cpu_work *work;
 	bool running;
 } emul = {
 	.lock = __SPIN_LOCK_UNLOCKED(emul.lock),
@@ -356,12 +455,18 @@ static struct {
 
 static DEFINE_PER_CPU(struct emul_stealer, emul_stealers);
 
-/* What each CPU did since the last interval. */
+/* What each CPU, and the package, did since the last interval. */
 static void emul_fill_window(u64 len_ns)
 {
 	int cpu, s;
 
 	emul.w.len_ns = len_ns;
+	for (s = 0; s < EMUL_MAX_STATES; s++) {
+		u64 t = emul_pkg_time_ns(s);
+
+		emul.w.pkg_ns[s] = min(t - emul.pkg_prev[s], len_ns);
+		emul.pkg_prev[s] = t;
+	}
 	for_each_possible_cpu(cpu) {
 		struct emul_cpu_window *c = &emul.w.cpu[cpu];
 		struct emul_cpu_prev *p = &emul.prev[cpu];
@@ -377,12 +482,14 @@ static void emul_fill_window(u64 len_ns)
 		idle_ns = min((idle_us - p->idle_us) * NSEC_PER_USEC, len_ns);
 		p->idle_us = idle_us;
 		p->wall_us = wall_us;
-		for (s = 0; s < EMUL_NR_STATES; s++) {
-			u64 t = emul_state_time_ns(cpu, s);
+		for (s = 0; s < EMUL_MAX_STATES; s++) {
+			u64 t = emul_state_time_ns(cpu, s), n = emul_state_entries(cpu, s);
 
 			c->state_ns[s] = t - p->state_ns[s];
 			p->state_ns[s] = t;
 			done += c->state_ns[s];
+			c->entries[s] = n - p->entries[s];
+			p->entries[s] = n;
 		}
 		/*
 		 * Completed idle periods are in the per-state times; the one in
@@ -394,7 +501,7 @@ static void emul_fill_window(u64 len_ns)
 			s = emul_current_state(cpu);
 			c->state_ns[s >= 0 ? s : EMUL_POLL] += idle_ns - done;
 		} else if (done > idle_ns) {
-			for (s = 0; s < EMUL_NR_STATES; s++)
+			for (s = 0; s < EMUL_MAX_STATES; s++)
 				c->state_ns[s] = div64_u64(c->state_ns[s] * idle_ns, done);
 		}
 		c->busy_ns = len_ns - idle_ns;
@@ -406,15 +513,18 @@ static void emul_fill_window(u64 len_ns)
  * has passed since the last: busy CPUs tick, so the model runs at every
  * tick of any busy CPU and never waits behind a busy CPU's tasks; with
  * every CPU idle it does not run, and the next interval integrates the
- * idle time exactly.
+ * idle time exactly. A reading of the model's figures (debugfs) runs one
+ * too, so that it sees them up to the moment it reads.
  */
 static void emul_model_update(void)
 {
 	u64 now, len, pj;
 	u32 power, allowed, cap, scale;
 	unsigned long flags;
+	unsigned int i;
 
-	if ((s64)(ktime_get_ns() - READ_ONCE(emul.last_ns)) < (s64)jiffies_to_nsecs(1) ||
+	if (!READ_ONCE(emul.running) ||
+	    (s64)(ktime_get_ns() - READ_ONCE(emul.last_ns)) < (s64)jiffies_to_nsecs(1) ||
 	    !spin_trylock_irqsave(&emul.lock, flags))
 		return;
 	/*
@@ -429,6 +539,14 @@ static void emul_model_update(void)
 	}
 	emul_fill_window(len);
 	WRITE_ONCE(emul.last_ns, now);
+	/* Work done at the scale that held during the interval. */
+	for (i = 0; i < emul.w.ncpus; i++) {
+		emul.work[i].cycles += emul_cycles(emul.m, emul.w.cpu[i].type,
+						   emul.w.cpu[i].busy_ns, emul.scale);
+		emul.work[i].busy_ns += emul.w.cpu[i].busy_ns;
+	}
+	for (i = 0; i < EMUL_MAX_STATES; i++)
+		emul.pkg_idle_ns += emul.m->state[i].pkg_mw ? emul.w.pkg_ns[i] : 0;
 
 	power = min_t(u64, emul_window_power_mw(emul.m, &emul.w, emul.scale), U32_MAX);
 	/* mW * ns = pJ: keep the remainder so the energy is exact. */
@@ -442,7 +560,7 @@ static void emul_model_update(void)
 
 	/* Turbo up to PL2 while the long average is under PL1. */
 	allowed = emul.ewma1_mw < emul.pl1_mw ? emul.pl2_mw : emul.pl1_mw;
-	cap = min(emul_turbo_cap(emul.m, emul_active_cores(&emul.w)),
+	cap = min(emul_turbo_cap(emul.m, emul_active_cores(emul.m, &emul.w)),
 		  emul_requested_scale(&emul.w));
 	scale = emul_scale_for_power(emul.m, &emul.w, cap, allowed);
 	WRITE_ONCE(emul.scale, scale);
@@ -507,9 +625,11 @@ int emul_model_start(const struct emul_pkg_model *m, const enum emul_core_type *
 
 	emul.w.cpu = kcalloc(nr_cpu_ids, sizeof(*emul.w.cpu), GFP_KERNEL);
 	emul.prev = kcalloc(nr_cpu_ids, sizeof(*emul.prev), GFP_KERNEL);
-	if (!emul.w.cpu || !emul.prev) {
+	emul.work = kcalloc(nr_cpu_ids, sizeof(*emul.work), GFP_KERNEL);
+	if (!emul.w.cpu || !emul.prev || !emul.work) {
 		kfree(emul.w.cpu);
 		kfree(emul.prev);
+		kfree(emul.work);
 		return -ENOMEM;
 	}
 	emul.w.ncpus = nr_cpu_ids;
@@ -552,48 +672,78 @@ void emul_model_stop(void)
 	}
 	kfree(emul.w.cpu);
 	kfree(emul.prev);
+	kfree(emul.work);
 	emul.w.cpu = NULL;
 	emul.prev = NULL;
+	emul.work = NULL;
 }
 
 /**
  * emul_model_set_limits - change the power limits of the running model
  * @pl1_mw: long-term limit
  * @pl2_mw: short-term limit
+ * @pl1_window_ms: time constant of the PL1 average
+ * @pl2_window_ms: time constant of the PL2 average
+ *
+ * As RAPL's, the limits and their time windows can change at any time.
  */
-void emul_model_set_limits(u32 pl1_mw, u32 pl2_mw)
+void emul_model_set_limits(u32 pl1_mw, u32 pl2_mw, u32 pl1_window_ms,
+			   u32 pl2_window_ms)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&emul.lock, flags);
 	emul.pl1_mw = pl1_mw;
 	emul.pl2_mw = pl2_mw;
+	emul.tau1_ns = (u64)pl1_window_ms * NSEC_PER_MSEC;
+	emul.tau2_ns = (u64)pl2_window_ms * NSEC_PER_MSEC;
 	spin_unlock_irqrestore(&emul.lock, flags);
 }
 
 /**
  * emul_model_status - the model's state, for debugfs
- * @energy_uj: energy so far
- * @throttled_us: time at the limit so far
- * @power_mw: power over the last interval
- * @ewma1_mw: the PL1 average
- * @scale: the frequency scale
- * @intervals: model intervals so far
- * @max_len_ns: the longest interval
+ * @st: filled in, all from one moment
  */
-void emul_model_status(u64 *energy_uj, u64 *throttled_us, u32 *power_mw,
-		       u32 *ewma1_mw, u32 *scale, u64 *intervals, u64 *max_len_ns)
+void emul_model_status(struct emul_status *st)
 {
 	unsigned long flags;
 
+	/* Up to now, not to the last busy CPU's tick: nobody ticks when idle. */
+	emul_model_update();
 	spin_lock_irqsave(&emul.lock, flags);
-	*intervals = emul.intervals;
-	*max_len_ns = emul.max_len_ns;
-	*energy_uj = emul.energy_uj;
-	*throttled_us = emul.throttled_us;
-	*power_mw = emul.last_mw;
-	*ewma1_mw = emul.ewma1_mw;
-	*scale = emul.scale;
+	st->time_ns = emul.last_ns;
+	st->intervals = emul.intervals;
+	st->max_len_ns = emul.max_len_ns;
+	st->energy_uj = emul.energy_uj;
+	st->throttled_us = emul.throttled_us;
+	st->pkg_idle_us = div_u64(emul.pkg_idle_ns, NSEC_PER_USEC);
+	st->power_mw = emul.last_mw;
+	st->ewma1_mw = emul.ewma1_mw;
+	st->scale = emul.scale;
+	spin_unlock_irqrestore(&emul.lock, flags);
+}
+
+/**
+ * emul_model_cpu_work - the work a CPU has done since the model started
+ * @cpu: the CPU
+ * @work: filled in: its cycles, the integral of its frequency over its busy
+ *	time (the cycle stealer's spinning included: it stands for the work's
+ *	own slower cycles), and that busy time, up to now (to within a jiffy);
+ *	zeroes when the model is not running
+ *
+ * Unlike anything measured in the guest, neither depends on how QEMU
+ * shares the host between the vCPUs.
+ */
+void emul_model_cpu_work(int cpu, struct emul_cpu_work *work)
+{
+	unsigned long flags;
+
+	emul_model_update();
+	spin_lock_irqsave(&emul.lock, flags);
+	if (emul.work && cpu < emul.w.ncpus)
+		*work = emul.work[cpu];
+	else
+		*work = (struct emul_cpu_work) {};
 	spin_unlock_irqrestore(&emul.lock, flags);
 }
 

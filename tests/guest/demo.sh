@@ -110,7 +110,8 @@ run_scenario() {
 }
 
 mkdir -p "$RESULTS_DIR/demo"
-modprobe emul_idle power_model=1 || exit 1
+# The old demo keeps its 1 s PL1 window (the part has the real 28 s).
+modprobe emul_idle power_model=1 pl1_window_ms=1000 || exit 1
 modprobe cpuidle_budget || exit 1
 modprobe emul_budget || exit 1
 # Idle decisions for tools/cpuidle-analyze: the trace of every run, and

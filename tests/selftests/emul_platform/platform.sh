@@ -27,7 +27,7 @@ cd "${TMPDIR:-/tmp}" || exit 1
 
 ktap_print_header
 require_cpuidle_driver
-ktap_set_plan 8
+ktap_set_plan 10
 [ "$(nproc)" = 6 ] ||
 	ktap_exit_fail_msg "needs the 2P+4E layout (6 CPUs, as make check boots it), have $(nproc)"
 taskset -pc 0,1 $$ >/dev/null || ktap_exit_fail_msg "cannot pin the test to the P-cores"
@@ -35,7 +35,7 @@ selftest_setup
 set_governor menu
 
 # Restore the model as found on exit (after selftest_restore's own work).
-saved=$(for k in power_model pl1_mw pl2_mw e_leak_mw turbo_by_active; do
+saved=$(for k in power_model pl1_mw pl2_mw pl1_window_ms e_leak_mw turbo_by_active trans_pct; do
 	echo "$k=$(cat $P/$k)"; done)
 restore_model() {
 	local kv
@@ -113,20 +113,24 @@ compare() {
 	d_ops=$ops d_scale=$mean_scale
 }
 
-# Bad values are refused and change nothing.
+# Bad values are refused and change nothing; the part is fixed at load.
+MODEL_PARAMS="pl1_mw pl2_mw pl1_window_ms power_model e_leak_mw trans_pct"
 refused() {
 	local before after f
-	for f in pl1_mw pl2_mw power_model e_leak_mw; do
+	for f in $MODEL_PARAMS; do
 		[ -w "$P/$f" ] || { ktap_print_msg "no parameter $f"; return 1; }
 	done
-	before=$(cat $P/pl1_mw $P/pl2_mw $P/power_model $P/e_leak_mw)
+	before=$(cd $P && cat $MODEL_PARAMS part)
 	! echo abc >$P/pl1_mw 2>/dev/null &&
 	! echo 500 >$P/pl1_mw 2>/dev/null &&
 	! echo "$(( $(cat $P/pl1_mw) - 1 ))" >$P/pl2_mw 2>/dev/null &&
 	! echo "$(( $(cat $P/pl2_mw) + 1 ))" >$P/pl1_mw 2>/dev/null &&
+	! echo 9 >$P/pl1_window_ms 2>/dev/null &&
 	! echo maybe >$P/power_model 2>/dev/null &&
-	! echo 99999 >$P/e_leak_mw 2>/dev/null || return 1
-	after=$(cat $P/pl1_mw $P/pl2_mw $P/power_model $P/e_leak_mw)
+	! echo 99999 >$P/e_leak_mw 2>/dev/null &&
+	! echo 1001 >$P/trans_pct 2>/dev/null &&
+	! echo jsl-6w 2>/dev/null >$P/part || return 1
+	after=$(cd $P && cat $MODEL_PARAMS part)
 	[ "$before" = "$after" ]
 }
 ktap_test_result "bad model parameters are refused (-EINVAL), nothing changes" refused
@@ -147,6 +151,9 @@ power_figures() {
 }
 ktap_test_result "the state table has power figures, POLL's at least C1's" power_figures
 
+# The runs below last seconds: the part's 28 s PL1 window would keep the
+# package at PL2 through all of them.
+echo 1000 >$P/pl1_window_ms || ktap_exit_fail_msg "cannot set the PL1 window"
 echo 1 >$P/power_model || ktap_exit_fail_msg "cannot start the power model"
 # One busy P-core (CPU 0), the others idle, PL1 15 W not reached: worked
 # by hand from the default constants (tests/emul/README.md), with V the
@@ -166,24 +173,29 @@ echo 1 >$P/power_model || ktap_exit_fail_msg "cannot start the power model"
 # The window is 2 s in the middle of a 6 s run (the stressor is running at
 # both ends); the model integrates per jiffy, so allow 2% beyond either
 # extreme: 11900..15400 mW.
-# read_at N: the energy counter into eN, and the time it was read at, in
-# ns, into tN.
+# read_at N: the model's figures at one moment (its own clock: under
+# -icount a fork takes tens to hundreds of milliseconds, so a clock read
+# by another process would be off by that): the energy counter into eN,
+# CPU 0's cycles of work (in millions) into cN, the time in package
+# C-states into kN, its busy time (ms) into bN, and the time they are
+# counted to, in us, into tN.
 read_at() {
-	local before after energy
-	before=$(date +%s%N)
-	energy=$(platform energy_uj)
-	after=$(date +%s%N)
-	printf -v "e$1" '%s' "$energy"
-	printf -v "t$1" '%s' "$(( (before + after) / 2 ))"
+	local e c b k t
+	read -r e c b k t < <(awk '
+		$1 == "energy_uj" { e = $2 } $1 == "pkg_idle_us" { k = $2 }
+		$1 == "time_us" { t = $2 } $1 == "0" && $2 == "P" { c = $3; b = $4 }
+		END { print e, c, b, k, t }' $PLATFORM /sys/kernel/debug/emul_idle/cpus)
+	printf -v "e$1" '%s' "$e"
+	printf -v "c$1" '%s' "$c"
+	printf -v "b$1" '%s' "$b"
+	printf -v "k$1" '%s' "$k"
+	printf -v "t$1" '%s' "$t"
 }
 model_runs() {
-	local e0 e1 t0 t1 mw pid running
+	local pid running
 	stress-ng --cpu 1 --taskset 0 --cpu-method nsqrt -t 6 >/dev/null 2>&1 &
 	pid=$!
 	sleep 2
-	# Each reading's time is the middle of two clock reads around it:
-	# under -icount a fork takes tens of milliseconds, and a time read
-	# after the energy only would put the whole fork in the window.
 	read_at 0
 	sleep 2
 	read_at 1
@@ -193,13 +205,56 @@ model_runs() {
 		ktap_print_msg "stress-ng failed, or ended before the window did"
 		return 1
 	fi
-	is_count "$e0" "$e1" "$t0" "$t1" && [ "$t1" -gt "$t0" ] || return 1
-	mw=$(( (e1 - e0) * 1000000 / (t1 - t0) ))
-	ktap_print_msg "one busy P-core, the rest idle: $mw mW over $(( (t1 - t0) / 1000000 )) ms (worked: 13770)"
+	is_count "$e0" "$e1" "$c0" "$c1" "$k0" "$k1" "$t0" "$t1" && [ "$t1" -gt "$t0" ]
+}
+# The idle CPUs power-gated (C6 and deeper): one or two active cores, the
+# full turbo ratio.
+model_ok=0
+only_states "3 4 5" && model_runs && model_ok=1
+only_states all
+model_energy() {
+	local mw
+	[ $model_ok = 1 ] || return 1
+	mw=$(( (e1 - e0) * 1000 / (t1 - t0) ))
+	ktap_print_msg "one busy P-core, the rest idle: $mw mW over $(( (t1 - t0) / 1000 )) ms (worked: 13770)"
 	[ "$mw" -ge 11900 ] && [ "$mw" -le 15400 ]
 }
 ktap_test_result "the model integrates energy (one busy P-core: 13.8 W worked, 11.9..15.4 W)" \
-	model_runs
+	model_energy
+
+# CPU 0 busy throughout (its busy time is the window's, within 2%: the
+# two files are read a moment apart), at a frequency between the turbo
+# ratio for 5-6 active cores and the full one, far from the limit (the
+# same extremes as the energy above): 91..100% of 4400 million cycles a
+# second, less 2% for the rounding to millions. A CPU that never idles
+# leaves no time for a package C-state: none may accrue.
+model_work() {
+	local rate window
+	[ $model_ok = 1 ] || return 1
+	window=$(( (t1 - t0) / 1000 ))
+	rate=$(( (c1 - c0) * 1000000 / (t1 - t0) ))
+	ktap_print_msg "CPU 0: $rate million cycles/s (4004..4400), busy $(( b1 - b0 )) of $window ms; package C-state: $(( k1 - k0 )) us"
+	[ "$rate" -ge 3924 ] && [ "$rate" -le 4400 ] && [ $(( k1 - k0 )) = 0 ] &&
+		[ $(( (b1 - b0) * 100 )) -ge $(( window * 98 )) ] &&
+		[ $(( (b1 - b0) * 100 )) -le $(( window * 102 )) ]
+}
+ktap_test_result "the model counts the busy CPU's work (4004..4400 Mcycles/s) and no package C-state" \
+	model_work
+
+# Everything idle for 2 s: the package is in a C-state for most of it
+# (the test's own reads and the kernel's timers wake a CPU now and then).
+package_idle() {
+	local k0 k1 t0 t1 e0 e1 c0 c1 b0 b1 share
+	read_at 0
+	sleep 2
+	read_at 1
+	is_count "$k0" "$k1" "$t0" "$t1" && [ "$t1" -gt "$t0" ] || return 1
+	share=$(( (k1 - k0) * 100 / (t1 - t0) ))
+	ktap_print_msg "all idle: package C-state $share% of $(( (t1 - t0) / 1000 )) ms"
+	[ "$share" -ge 50 ] && [ "$share" -le 100 ]
+}
+ktap_test_result "all CPUs idle: the package C-state accrues (>= 50% of the time)" \
+	package_idle
 
 # Under the limit: a leaky part (2.5 W per idle powered E-core at the
 # maximum voltage), PL1 12 W.
