@@ -208,37 +208,74 @@ static unsigned int pl1_mw, pl2_mw;
 static unsigned int pl1_window_ms, pl2_window_ms;
 
 /*
- * The limits change at run time, as RAPL's do; then PL2 may not go below
- * PL1 (at load time the pair is checked once all parameters are in).
+ * The limits and their time windows change at run time, as RAPL's do; then
+ * PL2 may not go below PL1 (at load time the pair is checked once all
+ * parameters are in).
  */
+struct emul_limit_param {
+	unsigned int *val;
+	unsigned int min, max;
+};
+
 static int emul_limit_set(const char *val, const struct kernel_param *kp)
 {
+	const struct emul_limit_param *p = kp->arg;
 	unsigned int v, pl1, pl2;
 
-	if (kstrtouint(val, 0, &v) || v < 1000 || v > 1000000)
+	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max)
 		return -EINVAL;
 	mutex_lock(&emul_param_lock);
-	pl1 = kp->arg == &pl1_mw ? v : pl1_mw;
-	pl2 = kp->arg == &pl2_mw ? v : pl2_mw;
+	pl1 = p->val == &pl1_mw ? v : pl1_mw;
+	pl2 = p->val == &pl2_mw ? v : pl2_mw;
 	if (emul_loaded && pl2 < pl1) {
 		mutex_unlock(&emul_param_lock);
 		return -EINVAL;
 	}
-	*(unsigned int *)kp->arg = v;
+	*p->val = v;
 	if (emul_loaded)
-		emul_model_set_limits(pl1, pl2, pl1_window_ms, pl2_window_ms);
+		emul_model_set_limits(pl1_mw, pl2_mw, pl1_window_ms, pl2_window_ms);
 	mutex_unlock(&emul_param_lock);
 	return 0;
 }
 
+static int emul_limit_get(char *buf, const struct kernel_param *kp)
+{
+	const struct emul_limit_param *p = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", *p->val);
+}
+
 static const struct kernel_param_ops emul_limit_ops = {
 	.set = emul_limit_set,
-	.get = param_get_uint,
+	.get = emul_limit_get,
 };
-module_param_cb(pl1_mw, &emul_limit_ops, &pl1_mw, 0644);
+
+static struct emul_limit_param emul_limit_pl1 = {
+	.val = &pl1_mw, .min = 1000, .max = 1000000,
+};
+
+module_param_cb(pl1_mw, &emul_limit_ops, &emul_limit_pl1, 0644);
 MODULE_PARM_DESC(pl1_mw, "Long-term package power limit PL1, 1000..1000000 mW (default: the part's)");
-module_param_cb(pl2_mw, &emul_limit_ops, &pl2_mw, 0644);
+static struct emul_limit_param emul_limit_pl2 = {
+	.val = &pl2_mw, .min = 1000, .max = 1000000,
+};
+
+module_param_cb(pl2_mw, &emul_limit_ops, &emul_limit_pl2, 0644);
 MODULE_PARM_DESC(pl2_mw, "Short-term package power limit PL2, >= pl1_mw, ..1000000 mW (default: the part's)");
+static struct emul_limit_param emul_limit_pl1_window = {
+	.val = &pl1_window_ms, .min = 10, .max = 100000,
+};
+
+module_param_cb(pl1_window_ms, &emul_limit_ops, &emul_limit_pl1_window, 0644);
+MODULE_PARM_DESC(pl1_window_ms,
+		 "Time constant of the PL1 average, 10..100000 ms (default: the part's)");
+static struct emul_limit_param emul_limit_pl2_window = {
+	.val = &pl2_window_ms, .min = 1, .max = 10000,
+};
+
+module_param_cb(pl2_window_ms, &emul_limit_ops, &emul_limit_pl2_window, 0644);
+MODULE_PARM_DESC(pl2_window_ms,
+		 "Time constant of the PL2 average, 1..10000 ms (default: the part's)");
 
 /* Turbo ratio limits by active cores, on or off (a flat table). */
 static bool turbo_by_active = true;
@@ -267,32 +304,6 @@ static const struct kernel_param_ops emul_turbo_ops = {
 module_param_cb(turbo_by_active, &emul_turbo_ops, &turbo_by_active, 0644);
 MODULE_PARM_DESC(turbo_by_active,
 		 "Cap the frequency by the number of active (powered) cores, as turbo ratio limits do (default: Y)");
-
-/* RAPL's time windows, like its limits, can change at run time. */
-static int emul_window_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int v, max = kp->arg == &pl1_window_ms ? 100000 : 10000;
-
-	if (kstrtouint(val, 0, &v) || v < (kp->arg == &pl1_window_ms ? 10 : 1) || v > max)
-		return -EINVAL;
-	mutex_lock(&emul_param_lock);
-	*(unsigned int *)kp->arg = v;
-	if (emul_loaded)
-		emul_model_set_limits(pl1_mw, pl2_mw, pl1_window_ms, pl2_window_ms);
-	mutex_unlock(&emul_param_lock);
-	return 0;
-}
-
-static const struct kernel_param_ops emul_window_ops = {
-	.set = emul_window_set,
-	.get = param_get_uint,
-};
-module_param_cb(pl1_window_ms, &emul_window_ops, &pl1_window_ms, 0644);
-MODULE_PARM_DESC(pl1_window_ms,
-		 "Time constant of the PL1 average, 10..100000 ms (default: the part's)");
-module_param_cb(pl2_window_ms, &emul_window_ops, &pl2_window_ms, 0644);
-MODULE_PARM_DESC(pl2_window_ms,
-		 "Time constant of the PL2 average, 1..10000 ms (default: the part's)");
 
 static struct emul_uint_param emul_param_p_dyn_mw = {
 	.val = &emul_model.core[EMUL_P_CORE].dyn_mw, .min = 100, .max = 100000,

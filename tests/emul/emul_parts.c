@@ -45,8 +45,11 @@
 		  .pkg_mw = 300 }, \
 	}
 
-/* Golden Cove P-cores and Gracemont E-cores on one rail (estimates). */
-#define ADL_CORES \
+/*
+ * Golden Cove P-cores and Gracemont E-cores on one rail, the uncore, the
+ * turbo ratios (estimates) and the states: all but the limits.
+ */
+#define ADL_MODEL \
 	.core = { \
 		[EMUL_P_CORE] = { \
 			.fmax_mhz = 4400, .fknee_mhz = 1600, \
@@ -60,7 +63,10 @@
 	.vmin_mv = 650, \
 	.vmax_mv = 1250, \
 	.poll_activity = EMUL_SCALE / 2, \
-	.trans_pct = 100
+	.trans_pct = 100, \
+	.uncore_mw = 1500, \
+	.turbo_pct = { 100, 100, 100, 96, 96, 91, 91, 91, 91, 91, 91 }, \
+	ADL_STATES
 
 const struct emul_part emul_parts[] = {
 	{
@@ -69,12 +75,7 @@ const struct emul_part emul_parts[] = {
 		.p_cores = 2, .e_cores = 4,
 		.pl1_mw = 15000, .pl2_mw = 55000,
 		.pl1_window_ms = 28000, .pl2_window_ms = 10,
-		.model = {
-			ADL_CORES,
-			ADL_STATES,
-			.uncore_mw = 1500,
-			.turbo_pct = { 100, 100, 100, 96, 96, 91, 91, 91, 91, 91, 91 },
-		},
+		.model = { ADL_MODEL },
 	},
 	{
 		.name = "adl-u-9w",
@@ -82,12 +83,7 @@ const struct emul_part emul_parts[] = {
 		.p_cores = 2, .e_cores = 4,
 		.pl1_mw = 9000, .pl2_mw = 29000,
 		.pl1_window_ms = 28000, .pl2_window_ms = 10,
-		.model = {
-			ADL_CORES,
-			ADL_STATES,
-			.uncore_mw = 1500,
-			.turbo_pct = { 100, 100, 100, 96, 96, 91, 91, 91, 91, 91, 91 },
-		},
+		.model = { ADL_MODEL },
 	},
 	{
 		.name = "jsl-6w",
