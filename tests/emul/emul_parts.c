@@ -79,7 +79,7 @@ const struct emul_part emul_parts[] = {
 	},
 	{
 		.name = "adl-u-9w",
-		.desc = "Alder Lake-U 2P+4E at 9 W (the 9 W Core i5-1230U's limits)",
+		.desc = "Alder Lake-U 2P+4E, 9 W (Core i3-1210U class)",
 		.p_cores = 2, .e_cores = 4,
 		.pl1_mw = 9000, .pl2_mw = 29000,
 		.pl1_window_ms = 28000, .pl2_window_ms = 10,
@@ -89,7 +89,7 @@ const struct emul_part emul_parts[] = {
 		.name = "jsl-6w",
 		.desc = "Jasper Lake 4 cores, 6 W (Pentium Silver N6000 class)",
 		.p_cores = 4, .e_cores = 0,
-		.pl1_mw = 6000, .pl2_mw = 15000,
+		.pl1_mw = 6000, .pl2_mw = 20000,
 		.pl1_window_ms = 28000, .pl2_window_ms = 10,
 		.model = {
 			.core = {
@@ -118,7 +118,7 @@ const struct emul_part emul_parts[] = {
 				  .exit_us = { 1048 }, .target_us = { 3144 },
 				  .pkg_mw = 100 },
 			},
-			.turbo_pct = { 100, 100, 100, 97, 94, 94, 94, 94, 94, 94, 94 },
+			.turbo_pct = { 100, 100, 93, 86, 79, 79, 79, 79, 79, 79, 79 },
 		},
 	},
 };
