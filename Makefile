@@ -4,6 +4,7 @@
 #
 #   make check   all tests; the last line is "N passed, N failed"
 #   make demo    boot the test VM and show the governors at work
+#   make ab      the A/B bench: governors in rotated blocks, with intervals
 #   make         build cpuidle_budget.ko against KDIR (a kernel carrying
 #                patches/0001, default: the running kernel's build tree)
 #
@@ -15,7 +16,7 @@ BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
 KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
 		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
-.PHONY: all module install dkms-source patches deps tree kernel modules helpers check demo bench deb clean distclean
+.PHONY: all module install dkms-source patches deps tree kernel modules helpers check demo bench ab deb clean distclean
 
 all: module
 
@@ -84,6 +85,21 @@ bench: modules helpers
 demo: modules helpers
 	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh
 	tools/demo-report.py build/results/vm-demo build/bench/results.json
+
+# The A/B bench (bench/README.md): per scenario one continuous load, the
+# governors in rotated blocks, paired 95% intervals and an A/A control;
+# two guests at once (-icount runs each on one host core). AB_ARGS are
+# bench/ab.sh's settings (rounds=, settle=, measure=, pl1_window_ms=, ...).
+# build/bench/results.json key "ab", build/bench/ab-report.md.
+AB_ARGS ?=
+ab: modules helpers
+	tools/install-deps.sh rt-app
+	tools/vm-run.sh --quiet --name ab-steady-15w --smp 6 --icount 4 --timeout 1800 \
+		bench/ab.sh steady-15w $(AB_ARGS) & \
+	tools/vm-run.sh --quiet --name ab-typing-6w --smp 4 --icount 4 --timeout 1800 \
+		bench/ab.sh typing-6w $(AB_ARGS); rc=$$?; wait $$! && [ $$rc = 0 ]
+	bench/ab-report.py build/bench/results.json build/bench/ab-report.md \
+		build/results/vm-ab-steady-15w build/results/vm-ab-typing-6w
 
 # Debian binary packages of the patched kernel under Debian's own config,
 # for test machines (build/deb/). Hours on 2 cores; not part of check.

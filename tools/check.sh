@@ -66,6 +66,7 @@ tap_case() {
 host_test tap-summary
 host_test kernel-tree
 host_test analysers
+host_test ab-report
 host_test series-warnings
 host_test global-symbols
 host_test vm-log

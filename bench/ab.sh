@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/ab.sh SCENARIO [KEY=VALUE...] - guest side of "make ab": one
+# scenario's A/B runs
+#
+# One continuous load for the whole run; the governors ("arms") take turns
+# on it in blocks, switched through current_governor. Each block settles
+# for AB_SETTLE seconds, then is measured for AB_MEASURE seconds by
+# reading the emulated platform's counters once at each edge (its own
+# clock, energy, package C-state time, and per CPU the model's cycles and
+# busy time): no sampling loop, no tracing. Rounds rotate the arms' order.
+# The first block of the run is a warm-up under teo, not measured.
+#
+# Arms: ladder, menu, teo, teo2 (teo again: the A/A control), budget,
+# budget-lat and budget-energy (budget with its signals overridden to a
+# package far from its limit, pressure 0, and to one at its limit,
+# pressure 1024).
+#
+# Scenarios:
+#   steady-15w  adl-u-15w, 6 CPUs: the demo's load, CPU-bound stress-ng on
+#               the two P-cores, cross-CPU wake-ups on the E-cores; primary
+#               metric the P-cores' cycles per second (higher is better)
+#   typing-6w   jsl-6w, 4 CPUs: bench/typing.py's keystrokes, frames and
+#               background timers under rt-app (logs in rtapp/, the key
+#               gaps in plan); primary metric the keystrokes' p99 latency,
+#               key to end of its burst (lower is better)
+#   typing-9w   the same on adl-u-9w, 6 CPUs
+#
+# Output, in $RESULTS_DIR/ab/SCENARIO/: blocks (one line per block:
+# round, position, arm, then the counters at each edge as key=value),
+# scenario (its constants), pressure (budget's packages file at each
+# budget block's end). bench/ab-report.py reads them.
+#
+# Settings (KEY=VALUE after the scenario): rounds (4), settle (3 s),
+# measure (5 s), arms (all seven, comma-separated), pl1_window_ms and
+# pl1_mw (the part's), and for typing seed (1), wpm (120), work_pct (100).
+
+SCENARIO=${1:?usage: ab.sh SCENARIO [rounds=N] [settle=S] [measure=S] [arms=A,B] [pl1_window_ms=MS]}
+shift
+ROUNDS=4 SETTLE=3 MEASURE=5 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
+PL1_WINDOW_MS= PL1_MW= SEED=1 WPM=120 WORK_PCT=100
+for kv in "$@"; do
+	case $kv in
+	rounds=*) ROUNDS=${kv#*=} ;;
+	settle=*) SETTLE=${kv#*=} ;;
+	measure=*) MEASURE=${kv#*=} ;;
+	arms=*) ARMS_LIST=${kv#*=} ;;
+	pl1_window_ms=*) PL1_WINDOW_MS=${kv#*=} ;;
+	pl1_mw=*) PL1_MW=${kv#*=} ;;
+	seed=*) SEED=${kv#*=} ;;
+	wpm=*) WPM=${kv#*=} ;;
+	work_pct=*) WORK_PCT=${kv#*=} ;;
+	*) echo "ab.sh: unknown setting $kv" >&2; exit 1 ;;
+	esac
+done
+IFS=, read -r -a ARMS <<<"$ARMS_LIST"
+CPUIDLE=/sys/devices/system/cpu/cpuidle
+PLATFORM=/sys/kernel/debug/emul_idle/platform
+CPUS=/sys/kernel/debug/emul_idle/cpus
+PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
+OVERRIDE=/sys/kernel/debug/cpuidle_budget/override
+WAKEUPS=$CB_TOP/build/selftests/wakeups
+OUT=$RESULTS_DIR/ab/$SCENARIO
+cd "${TMPDIR:-/tmp}" || exit 1
+
+die() {
+	echo "ab.sh: $*" >&2
+	exit 1
+}
+
+case $SCENARIO in
+steady-15w)
+	part=adl-u-15w ncpus=6 primary=p_mcycles_per_s
+	;;
+typing-6w)
+	part=jsl-6w ncpus=4 primary=key_p99_ms
+	;;
+typing-9w)
+	part=adl-u-9w ncpus=6 primary=key_p99_ms
+	;;
+*)
+	die "unknown scenario $SCENARIO"
+	;;
+esac
+[ "$(nproc)" = "$ncpus" ] || die "$SCENARIO needs $ncpus CPUs, has $(nproc)"
+
+modprobe emul_idle part=$part power_model=1 \
+	${PL1_WINDOW_MS:+pl1_window_ms=$PL1_WINDOW_MS} ${PL1_MW:+pl1_mw=$PL1_MW} ||
+	die "emul_idle"
+modprobe cpuidle_budget allow_override=1 || die "cpuidle_budget"
+modprobe emul_budget || die "emul_budget"
+mkdir -p "$OUT" || die "no results directory"
+
+# The load, started once; every arm runs on the same one.
+load_start() {
+	case $SCENARIO in
+	steady-15w)
+		stress-ng --cpu 2 --taskset 0,1 --cpu-method nsqrt -t 0 >/dev/null 2>&1 &
+		"$WAKEUPS" 3 2 100000 &
+		"$WAKEUPS" 5 4 100000 &
+		;;
+	typing-*)
+		# Long enough for the warm-up and every block, and some.
+		mkdir -p "$OUT/rtapp"
+		python3 "$CB_TOP/bench/typing.py" "$SEED" "$WPM" \
+			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) + 60 )) \
+			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" >typing.json || die "typing.py"
+		rt-app typing.json >rt-app.out 2>&1 &
+		;;
+	esac
+}
+
+# arm NAME: make NAME the current governor, with budget's override set.
+arm() {
+	local gov=${1%2} over=off
+
+	case $1 in
+	budget-lat) gov=budget over="power_mw=1000 limit_mw=0" ;;
+	budget-energy) gov=budget over="power_mw=20000 limit_mw=15000 throttle=1024 busy_cpus=2" ;;
+	budget*) gov=budget ;;
+	esac
+	echo "$over" >$OVERRIDE || die "override '$over'"
+	printf '%s' "$gov" >$CPUIDLE/current_governor || die "governor $gov"
+	[ "$(cat $CPUIDLE/current_governor)" = "$gov" ] || die "governor $gov not current"
+}
+
+# edge TAG: the counters, as TAG_key=value words, read in one go.
+edge() {
+	awk -v tag="$1" '
+		FILENAME ~ /platform$/ && $1 ~ /^(time_us|energy_uj|pkg_idle_us|freq_scale)$/ {
+			printf "%s_%s=%s ", tag, $1, $2
+		}
+		FILENAME ~ /cpus$/ && FNR > 1 {
+			cyc = cyc sep $3; busy = busy sep $4; sep = ","
+		}
+		END { printf "%s_mcycles=%s %s_busy_ms=%s ", tag, cyc, tag, busy }
+	' $PLATFORM $CPUS
+}
+
+{
+	echo "scenario $SCENARIO"
+	echo "part $part"
+	echo "primary $primary"
+	echo "rounds $ROUNDS"
+	echo "settle_s $SETTLE"
+	echo "measure_s $MEASURE"
+	echo "arms ${ARMS[*]}"
+	echo "seed $SEED"
+	echo "wpm $WPM"
+	echo "work_pct $WORK_PCT"
+	awk '{ print $1, $2 }' $PLATFORM
+	awk 'NR > 1 { t = t sep $2; sep = "," } END { print "types", t }' $CPUS
+} >"$OUT/scenario"
+
+load_start
+arm teo
+sleep "$SETTLE"
+: >"$OUT/blocks"
+: >"$OUT/pressure"
+n=${#ARMS[@]}
+for ((r = 0; r < ROUNDS; r++)); do
+	for ((i = 0; i < n; i++)); do
+		a=${ARMS[(i + r) % n]}
+		arm "$a"
+		sleep "$SETTLE"
+		line="round=$r pos=$i arm=$a $(edge a)"
+		sleep "$MEASURE"
+		echo "$line $(edge b)" >>"$OUT/blocks"
+		[[ $a == budget* ]] && echo "$r $a $(awk 'NR > 1 { print $3 }' $PACKAGES | tr '\n' ' ')" >>"$OUT/pressure"
+	done
+	echo "# $SCENARIO: round $((r + 1)) of $ROUNDS done"
+done
+arm teo
+echo off >$OVERRIDE
+# rt-app writes out its logs when interrupted.
+kill -INT $(jobs -p) 2>/dev/null
+wait
+exit 0

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""typing.py SEED WPM SECONDS WORK_PCT LOGDIR PLAN: rt-app's typing load.
+
+The Chromebook case of the 2025 menu revert (a Google Docs typing test at
+60/90/120 words per minute on 4-CPU 6 W Jasper Lake parts), as threads
+rt-app runs, written to standard output as rt-app's JSON:
+
+  source   the keyboard: sleeps the gap to the next key, then wakes the
+           next of the key workers (an interrupt the workers' own timers
+           know nothing about, as a real key press is)
+  key0..2  each wakes on its turn, handles a key (input, layout,
+           compositing in one burst): the burst ends the keystroke
+  frame    60 Hz frames (a 16.7 ms timer) throughout, heavier in scroll
+           phases of 1-3 s every 5-15 s
+  bg0, bg1 background timers (20 Hz); gc: a collection every second
+
+Three key workers take the keys in turn, so that a key arriving while the
+previous one's burst still runs is not lost (rt-app's resume does not
+queue). Keys come at WPM * 5 characters a minute with gaps uniform in
++-50% of the mean, a pause of 0.5-2 s after every 8-15 words. Every random
+choice comes from SEED. The gaps, in order, go to PLAN (one per line, us).
+
+Work is in rt-app's calibrated microseconds at full speed, times
+WORK_PCT / 100. The amounts are estimates (no public per-event figures):
+at 100% the load keeps about one CPU busy on average, spread over all
+four, each mostly idle; the regression thread's turbostat showed the
+package at 8.6-9.5 W unthrottled against a 6 W PL1, which WORK_PCT (and
+the bench's PL1 sweep) places the load against.
+"""
+
+import json
+import random
+import sys
+
+KEY_US = 40000
+KEY_WORKERS = 3
+FRAME_US, SCROLL_FRAME_US, FRAME_PERIOD_US = 6000, 12000, 16667
+BG_US, BG_PERIOD_US = 4000, 50000
+GC_US, GC_PERIOD_US = 60000, 1000000
+
+
+def keystrokes(rng, wpm, seconds):
+    """Gaps (us) between keys for about SECONDS of typing."""
+    mean = 60e6 / (wpm * 5)
+    gaps, t, words, next_pause = [], 0.0, 0, rng.randint(8, 15)
+    while t < seconds * 1e6:
+        for _ in range(5):      # a word: five keys, the last one a space
+            gap = rng.uniform(0.5, 1.5) * mean
+            gaps.append(int(gap))
+            t += gap
+        words += 1
+        if words == next_pause:
+            pause = rng.uniform(0.5e6, 2e6)
+            gaps[-1] += int(pause)
+            t += pause
+            words, next_pause = 0, rng.randint(8, 15)
+    return gaps
+
+
+def frames(rng, seconds, scale):
+    """Phases of the frame thread: light frames, and scrolls between."""
+    phases, t, i = {}, 0.0, 0
+    while t < seconds:
+        light, scroll = rng.uniform(5, 15), rng.uniform(1, 3)
+        for name, length, work in (("light", light, FRAME_US),
+                                   ("scroll", scroll, SCROLL_FRAME_US)):
+            phases[f"{name}{i}"] = {
+                "loop": max(1, int(length * 1e6 / FRAME_PERIOD_US)),
+                "run": scale(work),
+                "timer": {"ref": "frame", "period": FRAME_PERIOD_US}}
+        t += light + scroll
+        i += 1
+    return phases
+
+
+def main():
+    if len(sys.argv) != 7:
+        sys.exit(__doc__)
+    seed, wpm, seconds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    work_pct, logdir, plan = int(sys.argv[4]), sys.argv[5], sys.argv[6]
+    rng = random.Random(seed)
+
+    def scale(us):
+        return max(1, us * work_pct // 100)
+
+    gaps = keystrokes(rng, wpm, seconds)
+    with open(plan, "w") as f:
+        f.write("".join(f"{g}\n" for g in gaps))
+    tasks = {
+        "source": {"loop": 1, "phases": {
+            f"k{i}": {"loop": 1, "sleep": g, "run": 20,
+                      "resume": f"key{i % KEY_WORKERS}"} for i, g in enumerate(gaps)}},
+        "frame": {"loop": 1, "phases": frames(rng, seconds, scale)},
+        "gc": {"loop": -1, "run": scale(GC_US),
+               "timer": {"ref": "gc", "period": GC_PERIOD_US}},
+    }
+    for w in range(KEY_WORKERS):
+        tasks[f"key{w}"] = {"loop": -1, "suspend": f"key{w}", "run": scale(KEY_US)}
+    for b in range(2):
+        tasks[f"bg{b}"] = {"loop": -1, "run": scale(BG_US),
+                           "timer": {"ref": f"bg{b}", "period": BG_PERIOD_US}}
+    desc = {
+        "global": {"duration": seconds, "calibration": "CPU0",
+                   "default_policy": "SCHED_OTHER", "logdir": logdir,
+                   "log_basename": "typing", "lock_pages": False},
+        "tasks": tasks,
+    }
+    json.dump(desc, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
