@@ -119,22 +119,15 @@ def percentile(sorted_values, p):
     return sorted_values[rank - 1]
 
 
-TYPING = {}
-
-
-def typing_of(info):
-    return TYPING[info["dir"]]
-
-
 def key_p99_ms(block, info):
     """The keystrokes' 99th percentile latency in the block, ms."""
-    lat, _ = typing_of(info).block(block)
+    lat, _ = info["typing"].block(block)
     return percentile(lat, 99) / 1000
 
 
 def typing_details(block, info):
     """Secondary figures of a typing block."""
-    lat, frames = typing_of(info).block(block)
+    lat, frames = info["typing"].block(block)
     return {"keys": len(lat), "key_p50_ms": percentile(lat, 50) / 1000,
             "key_p95_ms": percentile(lat, 95) / 1000,
             "frames": len(frames), "frames_missed": sum(frames)}
@@ -165,10 +158,9 @@ def contains_one(ci):
 def analyse(directory):
     """The "ab" entry of one scenario directory."""
     info = read_scenario(os.path.join(directory, "scenario"))
-    info["dir"] = directory
     blocks = read_kv_lines(os.path.join(directory, "blocks"))
     if info["primary"] == "key_p99_ms":
-        TYPING[directory] = Typing(directory)
+        info["typing"] = Typing(directory)
     metric, higher_better = METRICS[info["primary"]]
     arms = info["arms"].split()
     per_round = {}
@@ -182,7 +174,7 @@ def analyse(directory):
         for a in arms:
             values[a].append(metric(per_round[r][a], info))
             power[a].append(energy_mw(per_round[r][a], info))
-            if directory in TYPING:
+            if "typing" in info:
                 details[a].append(typing_details(per_round[r][a], info))
     out = {
         "part": info.get("part"),

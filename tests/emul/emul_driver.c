@@ -212,14 +212,9 @@ static unsigned int pl1_window_ms, pl2_window_ms;
  * PL2 may not go below PL1 (at load time the pair is checked once all
  * parameters are in).
  */
-struct emul_limit_param {
-	unsigned int *val;
-	unsigned int min, max;
-};
-
 static int emul_limit_set(const char *val, const struct kernel_param *kp)
 {
-	const struct emul_limit_param *p = kp->arg;
+	const struct emul_uint_param *p = kp->arg;
 	unsigned int v, pl1, pl2;
 
 	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max)
@@ -238,38 +233,31 @@ static int emul_limit_set(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
-static int emul_limit_get(char *buf, const struct kernel_param *kp)
-{
-	const struct emul_limit_param *p = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", *p->val);
-}
-
 static const struct kernel_param_ops emul_limit_ops = {
 	.set = emul_limit_set,
-	.get = emul_limit_get,
+	.get = emul_uint_get,
 };
 
-static struct emul_limit_param emul_limit_pl1 = {
+static struct emul_uint_param emul_limit_pl1 = {
 	.val = &pl1_mw, .min = 1000, .max = 1000000,
 };
 
 module_param_cb(pl1_mw, &emul_limit_ops, &emul_limit_pl1, 0644);
 MODULE_PARM_DESC(pl1_mw, "Long-term package power limit PL1, 1000..1000000 mW (default: the part's)");
-static struct emul_limit_param emul_limit_pl2 = {
+static struct emul_uint_param emul_limit_pl2 = {
 	.val = &pl2_mw, .min = 1000, .max = 1000000,
 };
 
 module_param_cb(pl2_mw, &emul_limit_ops, &emul_limit_pl2, 0644);
 MODULE_PARM_DESC(pl2_mw, "Short-term package power limit PL2, >= pl1_mw, ..1000000 mW (default: the part's)");
-static struct emul_limit_param emul_limit_pl1_window = {
+static struct emul_uint_param emul_limit_pl1_window = {
 	.val = &pl1_window_ms, .min = 10, .max = 100000,
 };
 
 module_param_cb(pl1_window_ms, &emul_limit_ops, &emul_limit_pl1_window, 0644);
 MODULE_PARM_DESC(pl1_window_ms,
 		 "Time constant of the PL1 average, 10..100000 ms (default: the part's)");
-static struct emul_limit_param emul_limit_pl2_window = {
+static struct emul_uint_param emul_limit_pl2_window = {
 	.val = &pl2_window_ms, .min = 1, .max = 10000,
 };
 
