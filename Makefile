@@ -93,7 +93,7 @@ demo: modules helpers
 # build/bench/results.json key "ab", build/bench/ab-report.md.
 AB_ARGS ?=
 ab: modules helpers
-	tools/install-deps.sh rt-app
+	tools/install-deps.sh
 	tools/vm-run.sh --quiet --name ab-steady-15w --smp 6 --icount 4 --timeout 1800 \
 		bench/ab.sh steady-15w $(AB_ARGS) & \
 	tools/vm-run.sh --quiet --name ab-typing-6w --smp 4 --icount 4 --timeout 1800 \

@@ -96,46 +96,162 @@ class Typing:
         source = log("source")
         workers = [log(f"key{w}") for w in range(3)]
         # Key k: the source's k-th wake-up of worker k % 3, the worker's
-        # (k // 3)-th burst; from the moment the key was sent to the end.
+        # (k // 3)-th burst; from the moment the key was sent to the end,
+        # and the burst's work (rt-app's c_duration: us at full speed).
         self.keys = []
         for k, s in enumerate(source):
             w = workers[k % 3]
             if k // 3 < len(w):
-                self.keys.append((s["end"], w[k // 3]["end"] - s["end"]))
-        self.frames = [(f["start"], f["slack"] < 0) for f in log("frame")]
+                b = w[k // 3]
+                self.keys.append((s["end"], b["end"] - s["end"], b["c_duration"]))
+        # Frames: start, time from start to end, work, period.
+        self.frames = [(f["start"], f["end"] - f["start"], f["c_duration"], f["c_period"])
+                       for f in log("frame")]
 
-    def block(self, block):
+    def block(self, block, scale=1.0):
+        """Key latencies (sorted, us) and per frame whether it missed its
+        period, in the block, with every burst's work run at SCALE of
+        full speed (see busy_scale())."""
         t0, t1 = int(block["a_time_us"]), int(block["b_time_us"])
-        lat = sorted(lat for t, lat in self.keys if t0 <= t < t1)
-        frames = [missed for t, missed in self.frames if t0 <= t < t1]
+        stretch = 1 / scale - 1
+        lat = sorted(lat + run * stretch for t, lat, run in self.keys if t0 <= t < t1)
+        frames = [took + run * stretch > period
+                  for t, took, run, period in self.frames if t0 <= t < t1]
         return lat, frames
 
 
+def busy_scale(block, info):
+    """The model's frequency while busy, as a share of the part's maximum:
+    every CPU's cycles over the block divided by its busy time at its core
+    type's fmax.
+
+    Under -icount, rt-app's calibrated work takes the same guest time at
+    any modeled frequency: a burst of work W (us at full speed) would take
+    W / s on the part, where s is this scale, so W * (1 / s - 1) is added
+    to each burst's measured time. The model's PL1 average moves slowly
+    next to a block, so one scale per block stands for every burst in it.
+    """
+    fmax = {"P": int(info["p_fmax_mhz"]), "E": int(info.get("e_fmax_mhz", 0) or 0)}
+    types = info["types"].split(",")
+    cyc = [b - a for a, b in zip(csv_ints(block["a_mcycles"]), csv_ints(block["b_mcycles"]))]
+    busy = [b - a for a, b in zip(csv_ints(block["a_busy_ms"]), csv_ints(block["b_busy_ms"]))]
+    full = sum(ms / 1000 * fmax[t] for ms, t in zip(busy, types))
+    return sum(cyc) / full if full > 0 else None
+
+
 def percentile(sorted_values, p):
-    """Nearest-rank percentile of a sorted list."""
+    """Nearest-rank percentile of a sorted list; None if it is empty."""
     if not sorted_values:
-        return float("nan")
+        return None
     rank = max(1, math.ceil(p / 100 * len(sorted_values)))
     return sorted_values[rank - 1]
 
 
+def scaled(value, factor):
+    return None if value is None else value / factor
+
+
 def key_p99_ms(block, info):
-    """The keystrokes' 99th percentile latency in the block, ms."""
-    lat, _ = info["typing"].block(block)
-    return percentile(lat, 99) / 1000
+    """The keystrokes' 99th percentile latency in the block at the model's
+    frequency, ms (None: no key, or no busy time to scale by)."""
+    s = busy_scale(block, info)
+    if not s:
+        return None
+    lat, _ = info["typing"].block(block, s)
+    return scaled(percentile(lat, 99), 1000)
 
 
 def typing_details(block, info):
-    """Secondary figures of a typing block."""
-    lat, frames = info["typing"].block(block)
-    return {"keys": len(lat), "key_p50_ms": percentile(lat, 50) / 1000,
-            "key_p95_ms": percentile(lat, 95) / 1000,
-            "frames": len(frames), "frames_missed": sum(frames)}
+    """Secondary figures of a typing block: at the model's frequency, and
+    as measured in guest time (_guest)."""
+    s = busy_scale(block, info)
+    lat, frames = info["typing"].block(block, s or 1.0)
+    guest, guest_frames = info["typing"].block(block)
+    return {"keys": len(lat), "busy_scale": None if s is None else round(s, 4),
+            "key_p50_ms": scaled(percentile(lat, 50), 1000),
+            "key_p95_ms": scaled(percentile(lat, 95), 1000),
+            "key_p99_guest_ms": scaled(percentile(guest, 99), 1000),
+            "frames": len(frames), "frames_missed": sum(frames),
+            "frames_missed_guest": sum(guest_frames)}
+
+
+def fio_dumps(path):
+    """The JSON documents of fio's output, in order (text between them skipped)."""
+    with open(path) as f:
+        text = f.read()
+    decoder, docs, pos = json.JSONDecoder(), [], 0
+    while True:
+        pos = text.find("{", pos)
+        if pos < 0:
+            return docs
+        try:
+            doc, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError:
+            pos += 1
+            continue
+        if isinstance(doc, dict) and "jobs" in doc:
+            docs.append(doc)
+        pos = end
+
+
+class Fio:
+    """fio's status dumps; an edge's is the first stamped at or after it."""
+
+    # A dump answers its SIGUSR1 within this long, or the edge has none.
+    DUMP_WITHIN_MS = 1000
+
+    def __init__(self, directory):
+        self.dumps = sorted(fio_dumps(os.path.join(directory, "fio.json")),
+                            key=lambda d: d.get("timestamp_ms", 0))
+
+    def histogram(self, wall_ms):
+        """Cumulative completion latency bins, {ns: count}, of the edge at wall_ms."""
+        for d in self.dumps:
+            if wall_ms <= d.get("timestamp_ms", 0) < wall_ms + self.DUMP_WITHIN_MS:
+                read = d["jobs"][0]["read"]
+                return {int(k): v for k, v in read["clat_ns"].get("bins", {}).items()}
+        return None
+
+    def block(self, block):
+        """The block's completion latency bins: the difference of its edges'."""
+        a = self.histogram(int(block["a_wall_ms"]))
+        b = self.histogram(int(block["b_wall_ms"]))
+        if a is None or b is None:
+            return None
+        return {ns: c - a.get(ns, 0) for ns, c in b.items() if c > a.get(ns, 0)}
+
+
+def hist_percentile(bins, p):
+    """Nearest-rank percentile of a {value: count} histogram; None if empty."""
+    total = sum(bins.values()) if bins else 0
+    if not total:
+        return None
+    rank, seen = max(1, math.ceil(p / 100 * total)), 0
+    for value in sorted(bins):
+        seen += bins[value]
+        if seen >= rank:
+            return value
+    return None
+
+
+def iops(block, info):
+    """The device's completed requests per second of the block."""
+    dt = (int(block["b_time_us"]) - int(block["a_time_us"])) / 1e6
+    return (int(block["b_requests"]) - int(block["a_requests"])) / dt
+
+
+def io_details(block, info):
+    """Secondary figures of an io-qd1 block, from fio's histogram."""
+    bins = info["fio"].block(block)
+    count = sum(bins.values()) if bins else 0
+    return {"ios": count, "clat_p50_us": scaled(hist_percentile(bins, 50), 1000),
+            "clat_p99_us": scaled(hist_percentile(bins, 99), 1000)}
 
 
 METRICS = {
     "p_mcycles_per_s": (p_mcycles_per_s, True),
     "key_p99_ms": (key_p99_ms, False),
+    "iops": (iops, True),
 }
 
 
@@ -151,6 +267,12 @@ def interval(logs):
             "hi": round(math.exp(mean + half), 5), "n": n}
 
 
+def mean_of(values):
+    """Mean of the values that exist, rounded; None if none does."""
+    got = [v for v in values if v is not None]
+    return round(sum(got) / len(got), 3) if got else None
+
+
 def contains_one(ci):
     return ci["lo"] is not None and ci["lo"] <= 1.0 <= ci["hi"]
 
@@ -159,8 +281,13 @@ def analyse(directory):
     """The "ab" entry of one scenario directory."""
     info = read_scenario(os.path.join(directory, "scenario"))
     blocks = read_kv_lines(os.path.join(directory, "blocks"))
+    details_of = None
     if info["primary"] == "key_p99_ms":
         info["typing"] = Typing(directory)
+        details_of = typing_details
+    elif info["primary"] == "iops":
+        info["fio"] = Fio(directory)
+        details_of = io_details
     metric, higher_better = METRICS[info["primary"]]
     arms = info["arms"].split()
     per_round = {}
@@ -169,21 +296,30 @@ def analyse(directory):
     values = {a: [] for a in arms}
     power = {a: [] for a in arms}
     details = {a: [] for a in arms}
-    rounds = sorted(r for r, got in per_round.items() if all(a in got for a in arms))
-    for r in rounds:
+    # A round counts if every arm has a block with a value (a typing block
+    # may see no keystroke at all).
+    rounds, dropped = [], []
+    for r in sorted(per_round):
+        got = per_round[r]
+        v = {a: metric(got[a], info) if a in got else None for a in arms}
+        if any(x is None for x in v.values()):
+            dropped.append(r)
+            continue
+        rounds.append(r)
         for a in arms:
-            values[a].append(metric(per_round[r][a], info))
-            power[a].append(energy_mw(per_round[r][a], info))
-            if "typing" in info:
-                details[a].append(typing_details(per_round[r][a], info))
+            values[a].append(v[a])
+            power[a].append(energy_mw(got[a], info))
+            if details_of:
+                details[a].append(details_of(got[a], info))
     out = {
         "part": info.get("part"),
         "pl1_mw": int(info["pl1_mw"]),
         "pl1_window_ms": int(info["pl1_window_ms"]),
-        "settings": {k: info[k] for k in ("seed", "wpm", "work_pct") if k in info},
+        "settings": {k: info[k] for k in ("seed", "wpm", "work_pct", "lat_us") if k in info},
         "primary": info["primary"],
         "higher_is_better": higher_better,
         "rounds": len(rounds),
+        "dropped_rounds": dropped,
         "block_s": {"settle": float(info["settle_s"]), "measure": float(info["measure_s"])},
         "arms": {},
     }
@@ -197,8 +333,8 @@ def analyse(directory):
             "vs": {},
         }
         if details[a]:
-            entry["typing"] = {k: round(sum(d[k] for d in details[a]) / len(rounds), 3)
-                               for k in details[a][0]}
+            entry["details"] = {k: mean_of([d[k] for d in details[a]])
+                                for k in details[a][0]}
         for o in arms:
             if o == a:
                 continue
@@ -242,6 +378,12 @@ def report(ab):
             lines.append(f'| {a} | {e["mean"]} | {e["power_mw"]} | ' + " | ".join(cells) + " |")
         lines += ["", "Ratios > 1: the row's arm did better than the column's on the primary "
                   "metric (95% t-interval over the rounds' paired log-ratios).", ""]
+        keys = [k for k in s["arms"][arms[0]].get("details", {})]
+        if keys:
+            lines += ["| arm | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
+            lines += [f"| {a} | " + " | ".join(str(s["arms"][a]["details"][k]) for k in keys)
+                      + " |" for a in arms]
+            lines += ["", "Means over the rounds of each block's figure.", ""]
     return "\n".join(lines)
 
 

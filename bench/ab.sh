@@ -26,6 +26,14 @@
 #               gaps in plan); primary metric the keystrokes' p99 latency,
 #               key to end of its burst (lower is better)
 #   typing-9w   the same on adl-u-9w, 6 CPUs
+#   io-qd1      adl-u-15w with PL1 and PL2 at 1000 W (no power limit),
+#               4 CPUs: fio at queue depth 1 (psync, 4 KiB random reads,
+#               O_DIRECT) on tests/emul's emul_blk, whose completions come
+#               from CPU 0's timer after a seeded random service time
+#               (lat_min_us..lat_max_us), fio pinned to CPU 1 (a P-core); primary
+#               metric the device's requests per second (higher is
+#               better), fio's completion latency p99 from its json+
+#               histogram (a SIGUSR1 status dump at each edge, fio.json)
 #
 # Output, in $RESULTS_DIR/ab/SCENARIO/: blocks (one line per block:
 # round, position, arm, then the counters at each edge as key=value),
@@ -34,12 +42,13 @@
 #
 # Settings (KEY=VALUE after the scenario): rounds (4), settle (3 s),
 # measure (5 s), arms (all seven, comma-separated), pl1_window_ms and
-# pl1_mw (the part's), and for typing seed (1), wpm (120), work_pct (100).
+# pl1_mw (the part's), seed (1), for typing wpm (120) and work_pct (100),
+# for io-qd1 lat_min_us (50) and lat_max_us (150).
 
 SCENARIO=${1:?usage: ab.sh SCENARIO [rounds=N] [settle=S] [measure=S] [arms=A,B] [pl1_window_ms=MS]}
 shift
 ROUNDS=4 SETTLE=3 MEASURE=5 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
-PL1_WINDOW_MS= PL1_MW= SEED=1 WPM=120 WORK_PCT=100
+PL1_WINDOW_MS='' PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=100 LAT_MIN_US=50 LAT_MAX_US=150
 for kv in "$@"; do
 	case $kv in
 	rounds=*) ROUNDS=${kv#*=} ;;
@@ -51,6 +60,8 @@ for kv in "$@"; do
 	seed=*) SEED=${kv#*=} ;;
 	wpm=*) WPM=${kv#*=} ;;
 	work_pct=*) WORK_PCT=${kv#*=} ;;
+	lat_min_us=*) LAT_MIN_US=${kv#*=} ;;
+	lat_max_us=*) LAT_MAX_US=${kv#*=} ;;
 	*) echo "ab.sh: unknown setting $kv" >&2; exit 1 ;;
 	esac
 done
@@ -79,6 +90,10 @@ typing-6w)
 typing-9w)
 	part=adl-u-9w ncpus=6 primary=key_p99_ms
 	;;
+io-qd1)
+	# No power limit: the pair at the parameters' ceiling.
+	part=adl-u-15w ncpus=4 primary=iops PL1_MW=${PL1_MW:-1000000} PL2_MW=1000000
+	;;
 *)
 	die "unknown scenario $SCENARIO"
 	;;
@@ -86,8 +101,8 @@ esac
 [ "$(nproc)" = "$ncpus" ] || die "$SCENARIO needs $ncpus CPUs, has $(nproc)"
 
 modprobe emul_idle part=$part power_model=1 \
-	${PL1_WINDOW_MS:+pl1_window_ms=$PL1_WINDOW_MS} ${PL1_MW:+pl1_mw=$PL1_MW} ||
-	die "emul_idle"
+	${PL1_WINDOW_MS:+pl1_window_ms=$PL1_WINDOW_MS} ${PL1_MW:+pl1_mw=$PL1_MW} \
+	${PL2_MW:+pl2_mw=$PL2_MW} || die "emul_idle"
 modprobe cpuidle_budget allow_override=1 || die "cpuidle_budget"
 modprobe emul_budget || die "emul_budget"
 mkdir -p "$OUT" || die "no results directory"
@@ -108,6 +123,18 @@ load_start() {
 			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" >typing.json || die "typing.py"
 		rt-app typing.json >rt-app.out 2>&1 &
 		;;
+	io-qd1)
+		modprobe emul_blk irq_cpu=0 seed="$SEED" lat_min_us="$LAT_MIN_US" \
+			lat_max_us="$LAT_MAX_US" || die "emul_blk"
+		[ -b /dev/emulblk0 ] || die "no /dev/emulblk0"
+		# json+ carries the completion latency histogram; each SIGUSR1
+		# appends the counts so far.
+		taskset -c 1 fio --name=qd1 --filename=/dev/emulblk0 --ioengine=psync \
+			--iodepth=1 --rw=randread --bs=4k --direct=1 --time_based \
+			--runtime=100000 --randseed="$SEED" --output-format=json+ \
+			>"$OUT/fio.json" 2>fio.err &
+		FIO_PID=$!
+		;;
 	esac
 }
 
@@ -125,8 +152,17 @@ arm() {
 	[ "$(cat $CPUIDLE/current_governor)" = "$gov" ] || die "governor $gov not current"
 }
 
-# edge TAG: the counters, as TAG_key=value words, read in one go.
+# edge TAG: the counters, as TAG_key=value words, read in one go. In
+# io-qd1 also the device's request count, and a status dump of fio's is
+# asked for: its first dump stamped at or after TAG_wall_ms is this
+# edge's (a SIGUSR1 can print more than one).
 edge() {
+	if [ -n "$FIO_PID" ]; then
+		printf '%s_wall_ms=%s ' "$1" "$(date +%s%3N)"
+		kill -USR1 "$FIO_PID" || printf 'fio_gone=1 '
+		printf '%s_requests=%s ' "$1" \
+			"$(awk '$1 == "requests" { print $2 }' /sys/kernel/debug/emul_blk/stats)"
+	fi
 	awk -v tag="$1" '
 		FILENAME ~ /platform$/ && $1 ~ /^(time_us|energy_uj|pkg_idle_us|freq_scale)$/ {
 			printf "%s_%s=%s ", tag, $1, $2
@@ -149,6 +185,7 @@ edge() {
 	echo "seed $SEED"
 	echo "wpm $WPM"
 	echo "work_pct $WORK_PCT"
+	echo "lat_us $LAT_MIN_US..$LAT_MAX_US"
 	awk '{ print $1, $2 }' $PLATFORM
 	awk 'NR > 1 { t = t sep $2; sep = "," } END { print "types", t }' $CPUS
 } >"$OUT/scenario"
@@ -173,7 +210,9 @@ for ((r = 0; r < ROUNDS; r++)); do
 done
 arm teo
 echo off >$OVERRIDE
-# rt-app writes out its logs when interrupted.
-kill -INT $(jobs -p) 2>/dev/null
+# rt-app writes out its logs and fio its totals on SIGTERM. (Background
+# jobs of a script ignore SIGINT: stress-ng would never stop on it.)
+# shellcheck disable=SC2046 # one word per job
+kill -TERM $(jobs -p) 2>/dev/null
 wait
 exit 0

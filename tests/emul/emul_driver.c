@@ -658,6 +658,9 @@ static int emul_platform_show(struct seq_file *m, void *unused)
 	mutex_unlock(&emul_param_lock);
 	seq_printf(m, "part %s\npl1_window_ms %u\npl2_window_ms %u\n", emul_part->name,
 		   pl1_window_ms, pl2_window_ms);
+	/* What "cpus" cycles are relative to: each core type's top frequency. */
+	seq_printf(m, "p_fmax_mhz %u\ne_fmax_mhz %u\n",
+		   emul_model.core[EMUL_P_CORE].fmax_mhz, emul_model.core[EMUL_E_CORE].fmax_mhz);
 	/* The model's figures as read under the lock, not a later state. */
 	if (!on)
 		return 0;

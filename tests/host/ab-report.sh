@@ -4,7 +4,9 @@
 # bench/ab-report.py on hand-made runs of bench/ab.sh: the paired
 # log-ratio intervals worked by hand, the A/A verdict both ways, the
 # direction of a lower-is-better metric, and the typing reader's keystroke
-# latencies cut by block from rt-app logs. Runs on the host in a second.
+# latencies cut by block from rt-app logs, a round without keystrokes
+# dropped, and the io-qd1 reader (the device's requests, fio's status
+# dumps between text lines). Runs on the host in a second.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/host/lib.sh
@@ -83,7 +85,10 @@ ok "A/A that differs: interval excludes 1, report says not trustworthy, exit 1" 
 # typing DIR: a typing-6w run of 2 rounds, arms teo and slow (no A/A);
 # one block per arm and round, each 1 s; 10 keys per block, sent at the
 # start of each 100 ms, whose bursts end 1..10 ms (teo), 2..20 ms (slow)
-# later; a key between blocks is not counted.
+# later, each 1 ms of work at full speed; a key between blocks is not
+# counted. Two CPUs busy for the whole block: teo at the part's fmax
+# (1000 MHz: 1000 Mcycles each), slow at half of it (500 each). One frame
+# of 6 ms work took 16 ms of its 16.667 ms period, in round 0's teo block.
 typing() {
 	mkdir -p "$1/ab/typing-6w/rtapp"
 	python3 - "$1/ab/typing-6w" <<'EOF'
@@ -92,16 +97,18 @@ d = sys.argv[1]
 with open(f"{d}/scenario", "w") as f:
     f.write("scenario typing-6w\npart jsl-6w\nprimary key_p99_ms\nrounds 2\n"
             "settle_s 1\nmeasure_s 1\narms teo slow\npl1_mw 6000\n"
-            "pl1_window_ms 1000\ntypes P,P,P,P\nseed 1\nwpm 120\nwork_pct 100\n")
+            "pl1_window_ms 1000\ntypes P,P,P,P\nseed 1\nwpm 120\nwork_pct 100\n"
+            "p_fmax_mhz 1000\ne_fmax_mhz 0\n")
 head = ("# Policy : SCHED_OTHER priority : 0\n#idx     perf      run   period"
         "           start             end          rel_st      slack c_duration"
         "   c_period     wu_lat\n")
 src, workers, blocks, t = [], [[], [], []], [], 10_000_000
 for r in range(2):
-    for arm, scale in (("teo", 1000), ("slow", 2000)):
+    for arm, scale, mc in (("teo", 1000, 1000), ("slow", 2000, 500)):
         blocks.append(f"round={r} pos=0 arm={arm} a_time_us={t} a_energy_uj=0 "
-                      f"a_mcycles=0 a_busy_ms=0 b_time_us={t + 1000000} "
-                      f"b_energy_uj=1000000 b_mcycles=0 b_busy_ms=0\n")
+                      f"a_mcycles=0,0,0,0 a_busy_ms=0,0,0,0 b_time_us={t + 1000000} "
+                      f"b_energy_uj=1000000 b_mcycles={mc},{mc},0,0 "
+                      f"b_busy_ms=1000,1000,0,0\n")
         for i in range(10):
             sent = t + i * 100000
             src.append((sent - 100, sent))
@@ -112,24 +119,27 @@ for r in range(2):
         t += 2000000
 
 
-def write(name, rows):
+def write(name, rows, work, period=0):
     with open(f"{d}/rtapp/{name}", "w") as f:
         f.write(head)
         for start, end in rows:
-            f.write(f"0 1 20 {end - start} {start} {end} 0 0 20 0 0\n")
+            f.write(f"0 1 {work} {end - start} {start} {end} 0 0 {work} {period} 0\n")
 
 
-write("typing-source-0.log", src)
+write("typing-source-0.log", src, 20)
 for w in range(3):
-    write(f"typing-key{w}-{w + 3}.log", workers[w])
-write("typing-frame-1.log", [(10_000_000, 10_016_000)])
+    write(f"typing-key{w}-{w + 3}.log", workers[w], 1000)
+write("typing-frame-1.log", [(10_000_000, 10_016_000)], 6000, 16667)
 with open(f"{d}/blocks", "w") as f:
     f.writelines(blocks)
 EOF
 }
 
-# Per block p99 (nearest rank of 10: the 10th) 10 ms and 20 ms, p50 (the
-# 5th) 5 and 10 ms: teo is better by 2 (lower is better), every round.
+# Per block p99 (nearest rank of 10: the 10th) 10 ms and 20 ms in guest
+# time, p50 (the 5th) 5 and 10 ms. At the model's frequency, slow's
+# bursts take 1 ms more (1 ms of work at half speed): p99 21 ms, p50
+# 11 ms; teo better by 2.1 (lower is better), every round. teo's frame
+# (16 ms of 16.667) is on time.
 # Without A/A arms there is no verdict on trust, and the exit status is 0.
 typing "$T/c"
 typing_read() {
@@ -137,11 +147,105 @@ typing_read() {
 	python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["ab"]["typing-6w"]["arms"]
-ok = (s["teo"]["mean"] == 10.0 and s["slow"]["mean"] == 20.0 and
-      s["teo"]["typing"]["key_p50_ms"] == 5.0 and s["teo"]["typing"]["keys"] == 10 and
-      s["teo"]["vs"]["slow"]["est"] == 2.0)
+t, w = s["teo"], s["slow"]
+ok = (t["mean"] == 10.0 and w["mean"] == 21.0 and t["details"]["key_p50_ms"] == 5.0 and
+      w["details"]["key_p50_ms"] == 11.0 and w["details"]["key_p99_guest_ms"] == 20.0 and
+      t["details"]["keys"] == 10 and t["details"]["busy_scale"] == 1.0 and
+      w["details"]["busy_scale"] == 0.5 and t["details"]["frames"] == 0.5 and
+      t["details"]["frames_missed"] == 0 and t["vs"]["slow"]["est"] == 2.1)
 sys.exit(0 if ok else 1)' "$T/c/r.json"
 }
-ok "typing: keystrokes cut by block, p99 and p50 by nearest rank, lower is better" typing_read
+ok "typing: keystrokes cut by block, stretched to the model's frequency, p99 by nearest rank" typing_read
+
+# The same run with round 1's blocks moved to a time no keystroke was
+# sent: round 1 has no value, is dropped and named; the JSON stays JSON
+# (no NaN); one round left gives no interval, and the report says so.
+typing "$T/d"
+python3 - "$T/d/ab/typing-6w/blocks" <<'EOF'
+import sys
+out = []
+for line in open(sys.argv[1]).read().splitlines():
+    if line.startswith("round=1"):
+        w = dict(x.split("=", 1) for x in line.split())
+        w["a_time_us"], w["b_time_us"] = "90000000", "91000000"
+        line = " ".join(f"{k}={v}" for k, v in w.items())
+    out.append(line)
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF
+dropped() {
+	report "$T/d"
+	python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["ab"]["typing-6w"]
+sys.exit(0 if s["dropped_rounds"] == [1] and s["rounds"] == 1 and "error" in s else 1)' \
+		"$T/d/r.json" && grep -q "no interval" "$T/d/r.md"
+}
+ok "typing: a round with a block without keystrokes is dropped, named, valid JSON" dropped
+
+# io DIR: an io-qd1 run of 3 rounds, arms teo and slow, 2 s blocks. Per
+# block teo completes 2000 requests, slow 1600 (x 1.25 every round). fio
+# dumps its cumulative bins twice per edge, 5 ms after it and again 5 ms
+# later (one more I/O), with text between dumps: per teo block 98 I/Os at
+# 100 us and 2 at 400 us, per slow block 98 at 150 us and 2 at 900 us.
+io() {
+	mkdir -p "$1/ab/io-qd1"
+	python3 - "$1/ab/io-qd1" <<'EOF'
+import json, sys
+d = sys.argv[1]
+with open(f"{d}/scenario", "w") as f:
+    f.write("scenario io-qd1\npart adl-u-15w\nprimary iops\nrounds 3\n"
+            "settle_s 1\nmeasure_s 2\narms teo slow\npl1_mw 1000000\n"
+            "pl1_window_ms 28000\ntypes P,P,E,E\nseed 1\nlat_us 50..150\n")
+bins, req, t, blocks, out = {}, 0, 0, [], []
+
+
+def dump(wall_ms):
+    out.append(json.dumps({"timestamp_ms": wall_ms + 5,
+                           "jobs": [{"read": {"clat_ns": {"bins": dict(bins)}}}]}))
+    out.append("fio: some text between dumps")
+    later = dict(bins, **{"100000": bins.get("100000", 0) + 1})
+    out.append(json.dumps({"timestamp_ms": wall_ms + 10,
+                           "jobs": [{"read": {"clat_ns": {"bins": later}}}]}, indent=1))
+
+
+for r in range(3):
+    for arm, done, fast, slow in (("teo", 2000, 100000, 400000),
+                                  ("slow", 1600, 150000, 900000)):
+        wall = 1_700_000_000_000 + t // 1000
+        a = f"a_wall_ms={wall} a_requests={req} a_time_us={t} a_energy_uj=0 a_mcycles=0 a_busy_ms=0"
+        dump(wall)
+        bins[str(fast)] = bins.get(str(fast), 0) + 98
+        bins[str(slow)] = bins.get(str(slow), 0) + 2
+        req += done
+        t += 2000000
+        b = (f"b_wall_ms={wall + 2000} b_requests={req} b_time_us={t} b_energy_uj=2000000 "
+             "b_mcycles=0 b_busy_ms=0")
+        dump(wall + 2000)
+        blocks.append(f"round={r} pos=0 arm={arm} {a} {b}\n")
+        t += 1000000
+with open(f"{d}/fio.json", "w") as f:
+    f.write("\n".join(out) + "\n")
+with open(f"{d}/blocks", "w") as f:
+    f.writelines(blocks)
+EOF
+}
+
+# IOPS 1000 and 800: teo better by 1.25 every round, interval [1.25];
+# fio's p99 (nearest rank 99 of 100: the 99th, the first slow I/O) 400
+# and 900 us, p50 100 and 150 us, 100 I/Os per block.
+io "$T/e"
+io_read() {
+	report "$T/e" || { cat "$T/e/out"; return 1; }
+	python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["ab"]["io-qd1"]["arms"]
+t, w = s["teo"], s["slow"]
+ok = (t["mean"] == 1000.0 and w["mean"] == 800.0 and
+      t["details"] == {"ios": 100, "clat_p50_us": 100.0, "clat_p99_us": 400.0} and
+      w["details"] == {"ios": 100, "clat_p50_us": 150.0, "clat_p99_us": 900.0} and
+      t["vs"]["slow"]["est"] == 1.25 and t["vs"]["slow"]["lo"] == 1.25)
+sys.exit(0 if ok else 1)' "$T/e/r.json"
+}
+ok "io-qd1: the device's requests per second, fio's p50/p99 from its dumps' bins" io_read
 
 done_testing
