@@ -3,7 +3,7 @@
 # cpuidle-budget: the budget cpuidle governor, its kernel series and bench.
 #
 #   make check   all tests; the last line is "N passed, N failed"
-#   make demo    boot the test VM and show the governors at work
+#   make demo    the A/B bench in short: governors side by side, with intervals
 #   make ab      the A/B bench: governors in rotated blocks, with intervals
 #   make         build cpuidle_budget.ko against KDIR (a kernel carrying
 #                patches/0001, default: the running kernel's build tree)
@@ -16,7 +16,7 @@ BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
 KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
 		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
-.PHONY: all module install dkms-source patches deps tree kernel modules helpers check demo bench ab deb clean distclean
+.PHONY: all module install dkms-source patches deps tree kernel modules helpers check demo bench ab sensitivity deb clean distclean
 
 all: module
 
@@ -69,12 +69,25 @@ helpers:
 check: deps
 	tools/check.sh
 
-# Numbers, not tests: select() cost, the governor comparison with its
-# idle traces analysed, the scheduler knob; build/bench/results.json,
-# report.md and plots/.
-bench: modules helpers
+# The A/B bench (bench/README.md): per scenario one continuous load, the
+# governors in rotated blocks, paired 95% intervals and an A/A control;
+# two guests at a time (-icount runs each on one host core). AB_ARGS are
+# bench/ab.sh settings for every job (rounds=, settle=, measure=, ...).
+AB_SCENARIOS = steady-15w typing-6w typing-9w io-qd1
+AB_ARGS ?=
+export AB_ARGS
+AB_RUN = bench/ab-run.sh --plot build/bench/plots build/bench/results.json \
+	build/bench/ab-report.md
+
+# Numbers, not tests: select() cost, the A/B bench's scenarios, a traced
+# pass of the governors on the demo load (its idle traces through
+# tools/cpuidle-analyze: the latency each state choice added), the
+# scheduler knob; build/bench/results.json, report.md, ab-report.md and
+# plots/.
+bench: deps modules helpers
 	tools/vm-run.sh --name bench --icount 4 --timeout 1200 tests/guest/bench.sh
 	tools/bench-report.py build/results/vm-bench build/bench/results.json
+	$(AB_RUN) $(AB_SCENARIOS)
 	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh
 	tools/demo-report.py build/results/vm-demo build/bench/results.json
 	tools/vm-run.sh --name bench-sched --smp 6 --icount 4 --timeout 1200 --hybrid \
@@ -82,24 +95,21 @@ bench: modules helpers
 	tools/bench-sched-report.py build/results/vm-bench-sched build/bench/results.json
 	tools/bench-summary.py build/results build/bench
 
-demo: modules helpers
-	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh
-	tools/demo-report.py build/results/vm-demo build/bench/results.json
+# The A/B bench alone; make sensitivity: the sweeps of
+# bench/sensitivity.jobs, added to the same results and report.
+ab: deps modules helpers
+	$(AB_RUN) $(AB_SCENARIOS)
 
-# The A/B bench (bench/README.md): per scenario one continuous load, the
-# governors in rotated blocks, paired 95% intervals and an A/A control;
-# two guests at once (-icount runs each on one host core). AB_ARGS are
-# bench/ab.sh's settings (rounds=, settle=, measure=, pl1_window_ms=, ...).
-# build/bench/results.json key "ab", build/bench/ab-report.md.
-AB_ARGS ?=
-ab: modules helpers
-	tools/install-deps.sh
-	tools/vm-run.sh --quiet --name ab-steady-15w --smp 6 --icount 4 --timeout 1800 \
-		bench/ab.sh steady-15w $(AB_ARGS) & \
-	tools/vm-run.sh --quiet --name ab-typing-6w --smp 4 --icount 4 --timeout 1800 \
-		bench/ab.sh typing-6w $(AB_ARGS); rc=$$?; wait $$! && [ $$rc = 0 ]
-	bench/ab-report.py build/bench/results.json build/bench/ab-report.md \
-		build/results/vm-ab-steady-15w build/results/vm-ab-typing-6w
+sensitivity: deps modules helpers
+	$(AB_RUN) @bench/sensitivity.jobs
+
+# A short A/B bench: the same scenarios, 3 rounds of short blocks; the
+# table on the terminal, build/demo/ab-report.md and a plot per scenario
+# with the intervals in build/demo/plots/.
+demo: deps modules helpers
+	AB_ARGS="rounds=3 settle=3 measure=3 $(AB_ARGS)" bench/ab-run.sh \
+		--plot build/demo/plots build/demo/results.json build/demo/ab-report.md \
+		$(AB_SCENARIOS)
 
 # Debian binary packages of the patched kernel under Debian's own config,
 # for test machines (build/deb/). Hours on 2 cores; not part of check.

@@ -1,6 +1,6 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""ab-report.py RESULTS_JSON REPORT_MD RUN_DIR...: read bench/ab.sh's runs.
+"""ab-report.py [--plot DIR] RESULTS_JSON REPORT_MD RUN_DIR...: read bench/ab.sh's runs.
 
 For every scenario under each RUN_DIR/ab/ (bench/ab.sh's "scenario" and
 "blocks" files), the primary metric of each block, then for every pair of
@@ -9,7 +9,10 @@ a pair: same load, adjacent in time) with its mean and 95% Student-t
 interval, reported as a ratio: > 1 means the first arm did better. The A/A
 pair (teo against teo2) must contain 1, or the scenario is marked not
 trustworthy, and the exit status is 1. Writes key "ab" of RESULTS_JSON
-(other keys kept) and REPORT_MD, a table per scenario.
+(other keys kept; within "ab", this run's scenarios replace their
+namesakes, others stay) and REPORT_MD, a table per scenario and the
+sensitivity tables of scenarios run with variant=; with --plot, DIR/ab-
+SCENARIO.png, every arm against teo with its interval.
 """
 
 import json
@@ -83,7 +86,7 @@ def rtapp_log(path):
 
 
 class Typing:
-    """The keystrokes and frames of bench/typing.py's run, for slicing."""
+    """The keystrokes and frames of bench/typing-rtapp.py's run, for slicing."""
 
     def __init__(self, directory):
         logs = os.path.join(directory, "rtapp")
@@ -312,6 +315,8 @@ def analyse(directory):
             if details_of:
                 details[a].append(details_of(got[a], info))
     out = {
+        "variant": info.get("variant", "-"),
+        "model": {k: int(info[k]) for k in MODEL_KEYS if k in info},
         "part": info.get("part"),
         "pl1_mw": int(info["pl1_mw"]),
         "pl1_window_ms": int(info["pl1_window_ms"]),
@@ -346,6 +351,37 @@ def analyse(directory):
         out["aa"] = out["arms"]["teo"]["vs"]["teo2"]
         out["trustworthy"] = contains_one(out["aa"])
     return out
+
+
+# The model's constants a sweep varies, as the scenario file records them.
+MODEL_KEYS = ("p_dyn_mw", "p_leak_mw", "e_dyn_mw", "e_leak_mw", "uncore_mw", "trans_pct")
+
+
+def sensitivity(ab, arm="budget-energy", other="budget-lat"):
+    """Per base scenario with variants: one row per run, the constants
+    that differ between the runs, the load's power, ARM against OTHER."""
+    lines = []
+    bases = sorted({n.split("@")[0] for n in ab if "@" in n})
+    for base in bases:
+        runs = sorted((n for n in ab if n.split("@")[0] == base and "error" not in ab[n]
+                       and arm in ab[n]["arms"] and other in ab[n]["arms"][arm]["vs"]),
+                      key=lambda n: (ab[n]["pl1_mw"], n))
+        if not runs:
+            continue
+        keys = ["pl1_mw", "pl1_window_ms"] + list(MODEL_KEYS)
+        value = {n: dict(ab[n]["model"], pl1_mw=ab[n]["pl1_mw"],
+                         pl1_window_ms=ab[n]["pl1_window_ms"]) for n in runs}
+        keys = [k for k in keys if len({value[n].get(k) for n in runs}) > 1]
+        lines += [f"### {base}: {arm} against {other}", "",
+                  "| run | " + " | ".join(keys) + f" | power mW ({other}) | power mW ({arm}) | "
+                  f"{arm} vs {other} |", "|---" * (len(keys) + 4) + "|"]
+        for n in runs:
+            a = ab[n]["arms"]
+            lines.append(f"| {n} | " + " | ".join(str(value[n].get(k)) for k in keys)
+                         + f' | {a[other]["power_mw"]} | {a[arm]["power_mw"]} | '
+                         + fmt(a[arm]["vs"][other]) + " |")
+        lines += ["", f"> 1: {arm} did better on {ab[runs[0]]['primary']}.", ""]
+    return lines
 
 
 def fmt(ci):
@@ -384,27 +420,64 @@ def report(ab):
             lines += [f"| {a} | " + " | ".join(str(s["arms"][a]["details"][k]) for k in keys)
                       + " |" for a in arms]
             lines += ["", "Means over the rounds of each block's figure.", ""]
+    sens = sensitivity(ab)
+    if sens:
+        lines += ["## Sensitivity", ""] + sens
     return "\n".join(lines)
 
 
+def plot(ab, directory, reference="teo"):
+    """One PNG per scenario: every arm against REFERENCE, estimate and
+    95% interval, a line at 1. Needs matplotlib (python3-matplotlib)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(directory, exist_ok=True)
+    for name, s in sorted(ab.items()):
+        arms = [a for a in s.get("arms", {}) if reference in s["arms"][a]["vs"]]
+        cis = [s["arms"][a]["vs"][reference] for a in arms]
+        if not arms or any(c["lo"] is None for c in cis):
+            continue
+        fig, ax = plt.subplots(figsize=(6, 0.5 * len(arms) + 1.2))
+        y = range(len(arms))
+        est = [c["est"] for c in cis]
+        err = [[c["est"] - c["lo"] for c in cis], [c["hi"] - c["est"] for c in cis]]
+        ax.errorbar(est, y, xerr=err, fmt="o", capsize=4)
+        ax.axvline(1.0, color="grey", linestyle="--")
+        ax.set_yticks(list(y), arms)
+        ax.set_xlabel(f"vs {reference}: {s['primary']}, > 1 better (95% interval)")
+        ax.set_title(f"{name} ({s['rounds']} rounds)")
+        fig.tight_layout()
+        fig.savefig(os.path.join(directory, f"ab-{name}.png"), dpi=100)
+        plt.close(fig)
+
+
 def main():
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    plot_dir = None
+    if args[:1] == ["--plot"] and len(args) > 1:
+        plot_dir, args = args[1], args[2:]
+    if len(args) < 3:
         sys.exit(__doc__)
-    results_json, report_md = sys.argv[1], sys.argv[2]
+    results_json, report_md = args[0], args[1]
     ab = {}
-    for run in sys.argv[3:]:
+    for run in args[2:]:
         base = os.path.join(run, "ab")
         for name in sorted(os.listdir(base)) if os.path.isdir(base) else []:
             d = os.path.join(base, name)
             if os.path.isfile(os.path.join(d, "blocks")):
                 ab[name] = analyse(d)
     if not ab:
-        sys.exit(f"no scenario under {' '.join(sys.argv[3:])}")
+        sys.exit(f"no scenario under {' '.join(args[2:])}")
     try:
         with open(results_json) as f:
             results = json.load(f)
     except FileNotFoundError:
         results = {}
+    # This run's scenarios replace their namesakes of an earlier run
+    # (make bench, then make sensitivity: one report of both).
+    ab = dict(results.get("ab", {}), **ab)
     results["ab"] = ab
     os.makedirs(os.path.dirname(os.path.abspath(results_json)), exist_ok=True)
     with open(results_json, "w") as f:
@@ -414,6 +487,8 @@ def main():
     with open(report_md, "w") as f:
         f.write(text + "\n")
     print(text)
+    if plot_dir:
+        plot(ab, plot_dir)
     # A scenario run without the A/A arm has no verdict; one whose A/A
     # interval excludes 1 fails the run.
     return 0 if all(s.get("trustworthy", True) for s in ab.values()) else 1

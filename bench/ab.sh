@@ -21,7 +21,7 @@
 #   steady-15w  adl-u-15w, 6 CPUs: the demo's load, CPU-bound stress-ng on
 #               the two P-cores, cross-CPU wake-ups on the E-cores; primary
 #               metric the P-cores' cycles per second (higher is better)
-#   typing-6w   jsl-6w, 4 CPUs: bench/typing.py's keystrokes, frames and
+#   typing-6w   jsl-6w, 4 CPUs: bench/typing-rtapp.py's keystrokes, frames and
 #               background timers under rt-app (logs in rtapp/, the key
 #               gaps in plan); primary metric the keystrokes' p99 latency,
 #               key to end of its burst (lower is better)
@@ -40,15 +40,33 @@
 # scenario (its constants), pressure (budget's packages file at each
 # budget block's end). bench/ab-report.py reads them.
 #
-# Settings (KEY=VALUE after the scenario): rounds (4), settle (3 s),
-# measure (5 s), arms (all seven, comma-separated), pl1_window_ms and
-# pl1_mw (the part's), seed (1), for typing wpm (120) and work_pct (100),
-# for io-qd1 lat_min_us (50) and lat_max_us (150).
+# Settings (KEY=VALUE after the scenario): rounds (5), settle (6 s),
+# measure (6 s), arms (all seven, comma-separated), pl1_window_ms (2000:
+# the parts' real 28 s would need blocks of about 90 s for the PL1
+# average to forget the previous arm; settle is 3 windows, and
+# bench/sensitivity.jobs compares 2 s with 8 s), pl1_mw (the part's),
+# seed (1), for typing wpm (120) and work_pct (50:
+# under -icount all vCPUs together run one CPU's worth of instructions,
+# and at 100 the load's one CPU on average would saturate the guest),
+# for io-qd1 lat_min_us (50) and lat_max_us (150); emul.NAME=VALUE passes
+# any other parameter to emul_idle (emul.p_leak_mw=500, say); variant=TAG
+# writes to ab/SCENARIO@TAG instead, one point of a sensitivity sweep.
+
+# ab.sh --cpus SCENARIO: the CPU count the scenario's guest needs (on the
+# host, for bench/ab-run.sh).
+if [ "$1" = --cpus ]; then
+	case $2 in
+	steady-15w | typing-9w) echo 6 ;;
+	typing-6w | io-qd1) echo 4 ;;
+	*) echo "ab.sh: unknown scenario $2" >&2; exit 1 ;;
+	esac
+	exit 0
+fi
 
 SCENARIO=${1:?usage: ab.sh SCENARIO [rounds=N] [settle=S] [measure=S] [arms=A,B] [pl1_window_ms=MS]}
 shift
-ROUNDS=4 SETTLE=3 MEASURE=5 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
-PL1_WINDOW_MS='' PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=100 LAT_MIN_US=50 LAT_MAX_US=150
+ROUNDS=5 SETTLE=6 MEASURE=6 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
+EMUL_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=50 LAT_MAX_US=150
 for kv in "$@"; do
 	case $kv in
 	rounds=*) ROUNDS=${kv#*=} ;;
@@ -62,6 +80,8 @@ for kv in "$@"; do
 	work_pct=*) WORK_PCT=${kv#*=} ;;
 	lat_min_us=*) LAT_MIN_US=${kv#*=} ;;
 	lat_max_us=*) LAT_MAX_US=${kv#*=} ;;
+	emul.*=*) EMUL_ARGS+=("${kv#emul.}") ;;
+	variant=*) VARIANT=${kv#*=} ;;
 	*) echo "ab.sh: unknown setting $kv" >&2; exit 1 ;;
 	esac
 done
@@ -72,7 +92,7 @@ CPUS=/sys/kernel/debug/emul_idle/cpus
 PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
 OVERRIDE=/sys/kernel/debug/cpuidle_budget/override
 WAKEUPS=$CB_TOP/build/selftests/wakeups
-OUT=$RESULTS_DIR/ab/$SCENARIO
+OUT=$RESULTS_DIR/ab/$SCENARIO${VARIANT:+@$VARIANT}
 cd "${TMPDIR:-/tmp}" || exit 1
 
 die() {
@@ -82,27 +102,28 @@ die() {
 
 case $SCENARIO in
 steady-15w)
-	part=adl-u-15w ncpus=6 primary=p_mcycles_per_s
+	part=adl-u-15w primary=p_mcycles_per_s
 	;;
 typing-6w)
-	part=jsl-6w ncpus=4 primary=key_p99_ms
+	part=jsl-6w primary=key_p99_ms
 	;;
 typing-9w)
-	part=adl-u-9w ncpus=6 primary=key_p99_ms
+	part=adl-u-9w primary=key_p99_ms
 	;;
 io-qd1)
 	# No power limit: the pair at the parameters' ceiling.
-	part=adl-u-15w ncpus=4 primary=iops PL1_MW=${PL1_MW:-1000000} PL2_MW=1000000
+	part=adl-u-15w primary=iops PL1_MW=${PL1_MW:-1000000} PL2_MW=1000000
 	;;
 *)
 	die "unknown scenario $SCENARIO"
 	;;
 esac
+ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 [ "$(nproc)" = "$ncpus" ] || die "$SCENARIO needs $ncpus CPUs, has $(nproc)"
 
 modprobe emul_idle part=$part power_model=1 \
 	${PL1_WINDOW_MS:+pl1_window_ms=$PL1_WINDOW_MS} ${PL1_MW:+pl1_mw=$PL1_MW} \
-	${PL2_MW:+pl2_mw=$PL2_MW} || die "emul_idle"
+	${PL2_MW:+pl2_mw=$PL2_MW} "${EMUL_ARGS[@]}" || die "emul_idle"
 modprobe cpuidle_budget allow_override=1 || die "cpuidle_budget"
 modprobe emul_budget || die "emul_budget"
 mkdir -p "$OUT" || die "no results directory"
@@ -118,9 +139,9 @@ load_start() {
 	typing-*)
 		# Long enough for the warm-up and every block, and some.
 		mkdir -p "$OUT/rtapp"
-		python3 "$CB_TOP/bench/typing.py" "$SEED" "$WPM" \
+		python3 "$CB_TOP/bench/typing-rtapp.py" "$SEED" "$WPM" \
 			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) + 60 )) \
-			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" >typing.json || die "typing.py"
+			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" >typing.json || die "typing-rtapp.py"
 		rt-app typing.json >rt-app.out 2>&1 &
 		;;
 	io-qd1)
@@ -176,6 +197,8 @@ edge() {
 
 {
 	echo "scenario $SCENARIO"
+	echo "variant ${VARIANT:--}"
+	echo "emul_args ${EMUL_ARGS[*]:--}"
 	echo "part $part"
 	echo "primary $primary"
 	echo "rounds $ROUNDS"
@@ -187,6 +210,9 @@ edge() {
 	echo "work_pct $WORK_PCT"
 	echo "lat_us $LAT_MIN_US..$LAT_MAX_US"
 	awk '{ print $1, $2 }' $PLATFORM
+	for p in p_dyn_mw p_leak_mw e_dyn_mw e_leak_mw uncore_mw trans_pct; do
+		echo "$p $(cat /sys/module/emul_idle/parameters/$p)"
+	done
 	awk 'NR > 1 { t = t sep $2; sep = "," } END { print "types", t }' $CPUS
 } >"$OUT/scenario"
 

@@ -248,4 +248,28 @@ sys.exit(0 if ok else 1)' "$T/e/r.json"
 }
 ok "io-qd1: the device's requests per second, fio's p50/p99 from its dumps' bins" io_read
 
+# Two variants of the first run (bench/ab.sh variant=), PL1 10000 and
+# 20000 mW, with teo and x renamed budget-lat and budget-energy: the
+# report's sensitivity table has one row per variant, sorted by PL1, only
+# the constant that differs as a column, and the interval worked above.
+sens() {
+	local v d
+	for v in 20000 10000; do
+		d=$T/f/ab/steady-15w@pl1=$v
+		mkdir -p "$d"
+		sed "s/^pl1_mw .*/pl1_mw $v/; s/^arms .*/arms budget-lat teo2 budget-energy/" \
+			"$T/a/ab/steady-15w/scenario" >"$d/scenario"
+		printf 'p_leak_mw 1200\n' >>"$d/scenario"
+		sed 's/arm=teo /arm=budget-lat /; s/arm=x /arm=budget-energy /' \
+			"$T/a/ab/steady-15w/blocks" >"$d/blocks"
+	done
+	report "$T/f" || { cat "$T/f/out"; return 1; }
+	grep -A5 '^### steady-15w: budget-energy against budget-lat' "$T/f/r.md" >"$T/f/table"
+	grep -q '^| run | pl1_mw | power mW (budget-lat) |' "$T/f/table" &&
+		[ "$(grep -c '^| steady-15w@' "$T/f/table")" = 2 ] &&
+		grep '^| steady-15w@' "$T/f/table" | head -1 | grep -q '^| steady-15w@pl1=10000 | 10000 |' &&
+		grep -q '| 1.050 \[1.037, 1.063\] |$' "$T/f/table"
+}
+ok "sensitivity: a row per variant by PL1, the differing constant, the worked interval" sens
+
 done_testing

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""typing.py SEED WPM SECONDS WORK_PCT LOGDIR PLAN: rt-app's typing load.
+"""typing-rtapp.py SEED WPM SECONDS WORK_PCT LOGDIR PLAN: rt-app's typing load.
 
 The Chromebook case of the 2025 menu revert (a Google Docs typing test at
 60/90/120 words per minute on 4-CPU 6 W Jasper Lake parts), as threads
