@@ -7,7 +7,7 @@
 #  - tests/selftests/ktap.sh: ktap_test_result on a comparison of two
 #    empty values fails (the kernel's passes it: "if $@" drops the empty
 #    arguments, and [ -gt ] is true); is_count and is_number refuse what
-#    is no number;
+#    is no number; ktap_load_case_fail fails but on a KASAN kernel;
 #  - tests/selftests/sched_hybrid/lib.sh: a placement summary that is
 #    missing, lacks the task class, has too few of its tasks or too little
 #    runtime fails the positive control (ran) and gives no share, where the
@@ -53,6 +53,16 @@ counts() {
 		"not ok 3 m" "not ok 4 w" "ok 5 n" "not ok 6 x")" ]
 }
 ok "is_count and is_number take numbers only: not empty, negative, two words, 1e-06" counts
+
+# A load case that failed: failed on this (KASAN-less) host's kernel
+# check, skipped only with KASAN_KERNEL=1, never passed.
+load_case() {
+	[ "$(ktap_of 'ktap_load_case_fail "light on E"
+		KASAN_KERNEL=1; ktap_load_case_fail "heavy on P"')" = "$(printf '%s\n' \
+		"not ok 1 light on E" \
+		"ok 2 heavy on P (KASAN kernel: its instrumented kernel work breaks the load's premise) # SKIP")" ]
+}
+ok "ktap_load_case_fail fails, and skips (never passes) only on a KASAN kernel" load_case
 
 # Placement summaries as tools/sched-placement --json writes them.
 export OUT=$T
