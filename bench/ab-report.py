@@ -164,6 +164,25 @@ def key_p99_ms(block, info):
     return scaled(percentile(lat, 99), 1000)
 
 
+def idle_mix(block, info):
+    """Idle entries per second of idle time (all CPUs), and each state's
+    mean residency per entry, us ("res_us_NAME"); None where the block
+    has no state counters."""
+    names = info.get("states", "").split(",")
+    out = {"idle_entries_per_idle_s": None}
+    out.update({f"res_us_{n}": None for n in names if n})
+    if "a_state_usage" not in block:
+        return out
+    du = [b - a for a, b in zip(csv_ints(block["a_state_usage"]), csv_ints(block["b_state_usage"]))]
+    dt = [b - a for a, b in zip(csv_ints(block["a_state_us"]), csv_ints(block["b_state_us"]))]
+    if sum(dt) > 0:
+        out["idle_entries_per_idle_s"] = round(sum(du) / (sum(dt) / 1e6), 1)
+    for n, u, t in zip(names, du, dt):
+        if n and u > 0:
+            out[f"res_us_{n}"] = round(t / u, 1)
+    return out
+
+
 def typing_details(block, info):
     """Secondary figures of a typing block: at the model's frequency, and
     as measured in guest time (_guest)."""
@@ -175,7 +194,7 @@ def typing_details(block, info):
             "key_p95_ms": scaled(percentile(lat, 95), 1000),
             "key_p99_guest_ms": scaled(percentile(guest, 99), 1000),
             "frames": len(frames), "frames_missed": sum(frames),
-            "frames_missed_guest": sum(guest_frames)}
+            "frames_missed_guest": sum(guest_frames), **idle_mix(block, info)}
 
 
 def fio_dumps(path):

@@ -36,7 +36,8 @@
 #               histogram (a SIGUSR1 status dump at each edge, fio.json)
 #
 # Output, in $RESULTS_DIR/ab/SCENARIO/: blocks (one line per block:
-# round, position, arm, then the counters at each edge as key=value),
+# round, position, arm, then the counters at each edge as key=value, the
+# idle states' entries and time summed over the CPUs among them),
 # scenario (its constants), pressure (budget's packages file at each
 # budget block's end). bench/ab-report.py reads them.
 #
@@ -193,6 +194,16 @@ edge() {
 		}
 		END { printf "%s_mcycles=%s %s_busy_ms=%s ", tag, cyc, tag, busy }
 	' $PLATFORM $CPUS
+	# Per idle state, entries and time (us) summed over the CPUs.
+	awk -v tag="$1" '
+		{ n = split(FILENAME, p, "/"); s = substr(p[n - 1], 6) + 0 }
+		p[n] == "usage" { u[s] += $1 } p[n] == "time" { t[s] += $1 }
+		s > max { max = s }
+		END {
+			for (i = 0; i <= max; i++) { us = us sep u[i]; ts = ts sep t[i]; sep = "," }
+			printf "%s_state_usage=%s %s_state_us=%s ", tag, us, tag, ts
+		}
+	' /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*/{usage,time}
 }
 
 {
@@ -214,6 +225,7 @@ edge() {
 		echo "$p $(cat /sys/module/emul_idle/parameters/$p)"
 	done
 	awk 'NR > 1 { t = t sep $2; sep = "," } END { print "types", t }' $CPUS
+	echo "states $(cat /sys/devices/system/cpu/cpu0/cpuidle/state[0-9]*/name | paste -sd,)"
 } >"$OUT/scenario"
 
 load_start

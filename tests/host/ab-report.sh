@@ -98,7 +98,7 @@ with open(f"{d}/scenario", "w") as f:
     f.write("scenario typing-6w\npart jsl-6w\nprimary key_p99_ms\nrounds 2\n"
             "settle_s 1\nmeasure_s 1\narms teo slow\npl1_mw 6000\n"
             "pl1_window_ms 1000\ntypes P,P,P,P\nseed 1\nwpm 120\nwork_pct 100\n"
-            "p_fmax_mhz 1000\ne_fmax_mhz 0\n")
+            "p_fmax_mhz 1000\ne_fmax_mhz 0\nstates POLL,C1,C3\n")
 head = ("# Policy : SCHED_OTHER priority : 0\n#idx     perf      run   period"
         "           start             end          rel_st      slack c_duration"
         "   c_period     wu_lat\n")
@@ -108,7 +108,8 @@ for r in range(2):
         blocks.append(f"round={r} pos=0 arm={arm} a_time_us={t} a_energy_uj=0 "
                       f"a_mcycles=0,0,0,0 a_busy_ms=0,0,0,0 b_time_us={t + 1000000} "
                       f"b_energy_uj=1000000 b_mcycles={mc},{mc},0,0 "
-                      f"b_busy_ms=1000,1000,0,0\n")
+                      f"b_busy_ms=1000,1000,0,0 a_state_usage=5,10,20 a_state_us=7,0,0 "
+                      "b_state_usage=5,1210,120 b_state_us=7,300000,300000\n")
         for i in range(10):
             sent = t + i * 100000
             src.append((sent - 100, sent))
@@ -139,7 +140,9 @@ EOF
 # time, p50 (the 5th) 5 and 10 ms. At the model's frequency, slow's
 # bursts take 1 ms more (1 ms of work at half speed): p99 21 ms, p50
 # 11 ms; teo better by 2.1 (lower is better), every round. teo's frame
-# (16 ms of 16.667) is on time.
+# (16 ms of 16.667) is on time. Idle: 1200 entries into C1 and 100 into
+# C3 in 0.6 s of idle time, 2166.7 a second, 250 and 3000 us each; POLL
+# not entered, no residency.
 # Without A/A arms there is no verdict on trust, and the exit status is 0.
 typing "$T/c"
 typing_read() {
@@ -152,7 +155,10 @@ ok = (t["mean"] == 10.0 and w["mean"] == 21.0 and t["details"]["key_p50_ms"] == 
       w["details"]["key_p50_ms"] == 11.0 and w["details"]["key_p99_guest_ms"] == 20.0 and
       t["details"]["keys"] == 10 and t["details"]["busy_scale"] == 1.0 and
       w["details"]["busy_scale"] == 0.5 and t["details"]["frames"] == 0.5 and
-      t["details"]["frames_missed"] == 0 and t["vs"]["slow"]["est"] == 2.1)
+      t["details"]["frames_missed"] == 0 and t["vs"]["slow"]["est"] == 2.1 and
+      t["details"]["idle_entries_per_idle_s"] == 2166.7 and
+      t["details"]["res_us_C1"] == 250.0 and t["details"]["res_us_C3"] == 3000.0 and
+      t["details"]["res_us_POLL"] is None)
 sys.exit(0 if ok else 1)' "$T/c/r.json"
 }
 ok "typing: keystrokes cut by block, stretched to the model's frequency, p99 by nearest rank" typing_read
