@@ -392,12 +392,12 @@ def sensitivity(ab, arm="budget-energy", other="budget-lat"):
                          pl1_window_ms=ab[n]["pl1_window_ms"]) for n in runs}
         keys = [k for k in keys if len({value[n].get(k) for n in runs}) > 1]
         lines += [f"### {base}: {arm} against {other}", "",
-                  "| run | " + " | ".join(keys) + f" | power mW ({other}) | power mW ({arm}) | "
-                  f"{arm} vs {other} |", "|---" * (len(keys) + 4) + "|"]
+                  "| run | " + "".join(f"{k} | " for k in keys) + f"power mW ({other}) | "
+                  f"power mW ({arm}) | {arm} vs {other} |", "|---" * (len(keys) + 4) + "|"]
         for n in runs:
             a = ab[n]["arms"]
-            lines.append(f"| {n} | " + " | ".join(str(value[n].get(k)) for k in keys)
-                         + f' | {a[other]["power_mw"]} | {a[arm]["power_mw"]} | '
+            lines.append(f"| {n} | " + "".join(f"{value[n].get(k)} | " for k in keys)
+                         + f'{a[other]["power_mw"]} | {a[arm]["power_mw"]} | '
                          + fmt(a[arm]["vs"][other]) + " |")
         lines += ["", f"> 1: {arm} did better on {ab[runs[0]]['primary']}.", ""]
     return lines
