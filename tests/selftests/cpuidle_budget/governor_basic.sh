@@ -3,15 +3,15 @@
 #
 # The budget governor module: loads, shows up, gets selected through sysfs,
 # really makes the idle decisions, loads on demand through the module
-# alias, refuses bad names without changing anything, and cannot be
-# unloaded while current.
+# alias, refuses bad names (with the documented errno, case included)
+# without changing anything, and cannot be unloaded while current.
 
 DIR=$(dirname "$0")
 . "$DIR/lib.sh"
 
 ktap_print_header
 require_cpuidle_driver
-ktap_set_plan 12
+ktap_set_plan 14
 selftest_setup
 
 set_governor menu
@@ -58,6 +58,27 @@ ktap_test_result "an empty line is refused, governor unchanged" refuse_empty_lin
 ktap_test_result "a blank name is refused, governor unchanged" refuse_blank
 ktap_test_result "an over-long name is refused, governor unchanged" refuse_long
 ktap_test_result "a name with a space is refused, governor unchanged" refuse_space
+
+# The errno and the case rule are what Documentation/ABI/testing/
+# sysfs-devices-system-cpu promises for current_governor: names match
+# exactly, case included (cpuidle_find_governor() alone ignores case, for
+# cpuidle.governor=), and a name no governor has fails with EINVAL.
+write_error() {
+	(printf '%s' "$1" >"$GOV_FILE") 2>&1
+}
+refused_with_einval() {
+	local name=$1 err
+	set_governor menu || return 1
+	err=$(write_error "$name")
+	ktap_print_msg "write of '$name': ${err:-succeeded}"
+	[[ $err == *"Invalid argument"* ]] && [ "$(current_governor)" = menu ]
+}
+refuse_other_case() { has_governor budget && refused_with_einval BUDGET; }
+refuse_unknown_einval() { refused_with_einval nosuchgovernor; }
+ktap_test_result "a name in another case (BUDGET) fails with EINVAL, governor unchanged" \
+	refuse_other_case
+ktap_test_result "an unknown name fails with EINVAL, governor unchanged" \
+	refuse_unknown_einval
 
 rmmod_refused() {
 	set_governor budget
