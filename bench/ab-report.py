@@ -276,6 +276,20 @@ METRICS = {
     "iops": (iops, True),
 }
 
+# The figures beside the primary metric that get intervals of their own,
+# for the pairs below: name, higher is better. power_mw is the model's
+# energy over the block's time; the others are the details' figures.
+SECONDARY = {
+    "key_p99_ms": (("key_p50_ms", False), ("key_p95_ms", False),
+                   ("frames_missed", False), ("busy_scale", True), ("power_mw", False)),
+    "iops": (("clat_p50_us", False), ("clat_p99_us", False), ("power_mw", False)),
+    "p_mcycles_per_s": (("power_mw", False),),
+}
+# (arm, other): the A/A control first, then the comparisons the issues ask
+# about; a pair is reported where the run had both arms.
+PAIRS = (("teo", "teo2"), ("budget-energy", "budget-lat"), ("budget", "teo"),
+         ("budget", "menu"), ("menu", "teo"))
+
 
 def interval(logs):
     """Mean and 95% t-interval of a list of log-ratios, as ratios."""
@@ -297,6 +311,35 @@ def mean_of(values):
 
 def contains_one(ci):
     return ci["lo"] is not None and ci["lo"] <= 1.0 <= ci["hi"]
+
+
+def paired(mine, theirs, higher_better):
+    """The interval of paired per-round values, > 1 when MINE did better;
+    rounds where either value is missing or not positive are left out
+    (a count of 0 has no log-ratio). None with fewer than two rounds."""
+    sign = 1 if higher_better else -1
+    logs = [sign * math.log(x / y) for x, y in zip(mine, theirs)
+            if x is not None and y is not None and x > 0 and y > 0]
+    return interval(logs) if len(logs) >= 2 else None
+
+
+def secondary(primary, arms, power, details):
+    """Intervals of the SECONDARY figures for the PAIRS present."""
+    out = {}
+    for name, higher_better in SECONDARY.get(primary, ()):
+        def per_round(a):
+            if name == "power_mw":
+                return power[a]
+            return [d.get(name) for d in details[a]] if details[a] else None
+        pairs = {}
+        for a, o in PAIRS:
+            if a in arms and o in arms and per_round(a) and per_round(o):
+                ci = paired(per_round(a), per_round(o), higher_better)
+                if ci:
+                    pairs[f"{a} vs {o}"] = ci
+        if pairs:
+            out[name] = {"higher_is_better": higher_better, "pairs": pairs}
+    return out
 
 
 def analyse(directory):
@@ -353,6 +396,7 @@ def analyse(directory):
     for a in arms:
         entry = {
             "mean": round(sum(values[a]) / len(rounds), 3),
+            "per_round": [round(v, 3) for v in values[a]],
             "power_mw": round(sum(power[a]) / len(rounds), 1),
             "vs": {},
         }
@@ -366,6 +410,7 @@ def analyse(directory):
             logs = [sign * math.log(x / y) for x, y in zip(values[a], values[o])]
             entry["vs"][o] = interval(logs)
         out["arms"][a] = entry
+    out["secondary"] = secondary(info["primary"], arms, power, details)
     if "teo" in arms and "teo2" in arms:
         out["aa"] = out["arms"]["teo"]["vs"]["teo2"]
         out["trustworthy"] = contains_one(out["aa"])
@@ -439,6 +484,18 @@ def report(ab):
             lines += [f"| {a} | " + " | ".join(str(s["arms"][a]["details"][k]) for k in keys)
                       + " |" for a in arms]
             lines += ["", "Means over the rounds of each block's figure.", ""]
+        sec = s.get("secondary", {})
+        pairs = sorted({p for m in sec.values() for p in m["pairs"]},
+                       key=lambda p: [f"{a} vs {o}" for a, o in PAIRS].index(p))
+        if pairs:
+            lines += ["| figure | " + " | ".join(pairs) + " |", "|---" * (len(pairs) + 1) + "|"]
+            for m, e in sec.items():
+                lines.append(f"| {m} ({'higher' if e['higher_is_better'] else 'lower'} better) | "
+                             + " | ".join(fmt(e["pairs"][p]) if p in e["pairs"] else ""
+                                          for p in pairs) + " |")
+            lines += ["", "The figures beside the primary metric, per pair: > 1, the first "
+                      "arm did better (95% t-interval over the rounds' paired log-ratios; "
+                      "the A/A pair, teo vs teo2, shows each figure's noise).", ""]
     sens = sensitivity(ab)
     if sens:
         lines += ["## Sensitivity", ""] + sens

@@ -6,7 +6,8 @@
 # direction of a lower-is-better metric, and the typing reader's keystroke
 # latencies cut by block from rt-app logs, a round without keystrokes
 # dropped, and the io-qd1 reader (the device's requests, fio's status
-# dumps between text lines). Runs on the host in a second.
+# dumps between text lines), and the intervals of the secondary figures.
+# Runs on the host in a second.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/host/lib.sh
@@ -14,15 +15,17 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-# steady DIR AA: a steady-15w run, 4 rounds of teo, teo2 and x, 1 s
-# blocks; per round and P-core, millions of cycles: teo 10^6, x 10^6 times
-# 1.04, 1.06, 1.05, 1.05, teo2 10^6 times AA (one factor for every round,
-# or "noise": 1.001, 0.999, 1.0005, 0.9995).
+# steady DIR AA [ENERGY]: a steady-15w run, 4 rounds of teo, teo2 and x,
+# 1 s blocks; per round and P-core, millions of cycles: teo 10^6, x 10^6
+# times 1.04, 1.06, 1.05, 1.05, teo2 10^6 times AA (one factor for every
+# round, or "noise": 1.001, 0.999, 1.0005, 0.9995). Every block's energy
+# is 5 J, or with ENERGY ("k1,k2,k3,k4") teo's is 5 J times k in round r.
 steady() {
 	mkdir -p "$1/ab/steady-15w"
-	python3 - "$1/ab/steady-15w" "$2" <<'EOF'
+	python3 - "$1/ab/steady-15w" "$2" "${3:-1,1,1,1}" <<'EOF'
 import sys
 d, aa = sys.argv[1], sys.argv[2]
+teo_j = [float(k) for k in sys.argv[3].split(",")]
 with open(f"{d}/scenario", "w") as f:
     f.write("scenario steady-15w\npart adl-u-15w\nprimary p_mcycles_per_s\n"
             "rounds 4\nsettle_s 1\nmeasure_s 1\narms teo teo2 x\n"
@@ -34,9 +37,10 @@ with open(f"{d}/blocks", "w") as f:
     for r in range(4):
         for arm, k in (("teo", 1.0), ("teo2", t2[r]), ("x", x[r])):
             c = round(1000000 * k)         # per P-core, millions of cycles
+            uj = round(5000000 * (teo_j[r] if arm == "teo" else 1))
             f.write(f"round={r} pos=0 arm={arm} a_time_us={t} a_energy_uj=0 "
                     f"a_mcycles=0,0,0 a_busy_ms=0,0,0 b_time_us={t + 1000000} "
-                    f"b_energy_uj=5000000 b_mcycles={c},{c},7 "
+                    f"b_energy_uj={uj} b_mcycles={c},{c},7 "
                     f"b_busy_ms=1000,1000,1\n")
             t += 2000000
 EOF
@@ -72,6 +76,28 @@ aa_holds() {
 		"$T/a/r.json" && grep -q "contains 1" "$T/a/r.md"
 }
 ok "A/A within noise: the interval contains 1, the run is trustworthy" aa_holds
+
+# The figures beside the primary one get intervals per pair: teo's power
+# 1.02, 1.04, 1.03, 1.03 times teo2's, lower is better, so teo2 vs teo
+# has the logs 0.019803, 0.039221, 0.029559 (x2), mean 0.029535, sd
+# 0.0079274, half-width 3.182 * 0.0079274 / 2 = 0.012613: 1.030 [1.017,
+# 1.043]; the secondary table reports it as the pair "teo vs teo2", so
+# 0.971 [0.959, 0.983], and x (in no pair) has none.
+steady "$T/e" noise 1.02,1.04,1.03,1.03
+secondary_worked() {
+	report "$T/e" || { cat "$T/e/out"; return 1; }
+	python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["ab"]["steady-15w"]["secondary"]
+c = s["power_mw"]["pairs"]
+print("%.3f %.3f %.3f" % (c["teo vs teo2"]["est"], c["teo vs teo2"]["lo"], c["teo vs teo2"]["hi"]), sorted(c))
+' "$T/e/r.json" >"$T/e/sec" &&
+		[ "$(cat "$T/e/sec")" = "0.971 0.959 0.983 ['teo vs teo2']" ] &&
+		grep -q "power_mw (lower better) | 0.971 \[0.959, 0.983\]" "$T/e/r.md" ||
+		{ cat "$T/e/sec"; return 1; }
+}
+ok "secondary figures: power's paired interval worked by hand, only for the pairs present, in the report" \
+	secondary_worked
 
 # teo2 3% better in every round: the A/A interval is [1/1.03] exactly,
 # it excludes 1, and the report says the run cannot be trusted.
