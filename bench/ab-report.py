@@ -74,14 +74,18 @@ def energy_mw(block, info):
 
 
 def rtapp_log(path):
-    """rt-app's per-loop lines: dicts of its columns (times in us)."""
+    """rt-app's per-loop lines: dicts of its columns (times in us). A line
+    without every column (the last one, when ab.sh's SIGTERM stopped
+    rt-app in the middle of writing it) is left out."""
     rows, names = [], None
     with open(path) as f:
         for line in f:
             if line.startswith("#idx"):
                 names = line[1:].split()
             elif not line.startswith("#") and names and line.strip():
-                rows.append(dict(zip(names, (int(x) for x in line.split()))))
+                values = line.split()
+                if len(values) == len(names):
+                    rows.append(dict(zip(names, (int(x) for x in values))))
     return rows
 
 
