@@ -49,7 +49,8 @@
 # seed (1), for typing wpm (120) and work_pct (50:
 # under -icount all vCPUs together run one CPU's worth of instructions,
 # and at 100 the load's one CPU on average would saturate the guest),
-# for io-qd1 lat_min_us (50) and lat_max_us (150); emul.NAME=VALUE passes
+# for io-qd1 lat_min_us (200) and lat_max_us (800: an eMMC/SATA-class
+# device, see bench/README.md); emul.NAME=VALUE passes
 # any other parameter to emul_idle (emul.p_leak_mw=500, say); variant=TAG
 # writes to ab/SCENARIO@TAG instead, one point of a sensitivity sweep.
 
@@ -67,7 +68,7 @@ fi
 SCENARIO=${1:?usage: ab.sh SCENARIO [rounds=N] [settle=S] [measure=S] [arms=A,B] [pl1_window_ms=MS]}
 shift
 ROUNDS=5 SETTLE=6 MEASURE=6 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
-EMUL_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=50 LAT_MAX_US=150
+EMUL_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=200 LAT_MAX_US=800
 for kv in "$@"; do
 	case $kv in
 	rounds=*) ROUNDS=${kv#*=} ;;
