@@ -109,35 +109,28 @@ class Typing:
         for k, s in enumerate(source):
             w = workers[k % 3]
             if k // 3 < len(w):
-                b = w[k // 3]
-                self.keys.append((s["end"], b["end"] - s["end"], b["c_duration"]))
-        # Frames: start, time from start to end, work, period.
-        self.frames = [(f["start"], f["end"] - f["start"], f["c_duration"], f["c_period"])
+                self.keys.append((s["end"], w[k // 3]["end"] - s["end"]))
+        # Frames: start, time from start to end, period.
+        self.frames = [(f["start"], f["end"] - f["start"], f["c_period"])
                        for f in log("frame")]
 
-    def block(self, block, scale=1.0):
+    def block(self, block):
         """Key latencies (sorted, us) and per frame whether it missed its
-        period, in the block, with every burst's work run at SCALE of
-        full speed (see busy_scale())."""
+        period, in the block. Guest time: the platform's cycle stealer
+        has already run every burst at the model's frequency."""
         t0, t1 = int(block["a_time_us"]), int(block["b_time_us"])
-        stretch = 1 / scale - 1
-        lat = sorted(lat + run * stretch for t, lat, run in self.keys if t0 <= t < t1)
-        frames = [took + run * stretch > period
-                  for t, took, run, period in self.frames if t0 <= t < t1]
+        lat = sorted(lat for t, lat in self.keys if t0 <= t < t1)
+        frames = [took > period for t, took, period in self.frames if t0 <= t < t1]
         return lat, frames
 
 
 def busy_scale(block, info):
     """The model's frequency while busy, as a share of the part's maximum:
     every CPU's cycles over the block divided by its busy time at its core
-    type's fmax.
-
-    Under -icount, rt-app's calibrated work takes the same guest time at
-    any modeled frequency: a burst of work W (us at full speed) would take
-    W / s on the part, where s is this scale, so W * (1 / s - 1) is added
-    to each burst's measured time. The model's PL1 average moves slowly
-    next to a block, so one scale per block stands for every burst in it.
-    """
+    type's fmax. A detail, not a correction: tests/emul's cycle stealer
+    (emul_model.c, emul_steal()) spins on each busy CPU every jiffy for as
+    long as its work would have taken longer at this frequency, so the
+    guest-time latencies already carry it."""
     fmax = {"P": int(info["p_fmax_mhz"]), "E": int(info.get("e_fmax_mhz", 0) or 0)}
     types = info["types"].split(",")
     cyc = [b - a for a, b in zip(csv_ints(block["a_mcycles"]), csv_ints(block["b_mcycles"]))]
@@ -159,12 +152,9 @@ def scaled(value, factor):
 
 
 def key_p99_ms(block, info):
-    """The keystrokes' 99th percentile latency in the block at the model's
-    frequency, ms (None: no key, or no busy time to scale by)."""
-    s = busy_scale(block, info)
-    if not s:
-        return None
-    lat, _ = info["typing"].block(block, s)
+    """The keystrokes' 99th percentile latency in the block, ms (None: no
+    key in the block)."""
+    lat, _ = info["typing"].block(block)
     return scaled(percentile(lat, 99), 1000)
 
 
@@ -188,17 +178,13 @@ def idle_mix(block, info):
 
 
 def typing_details(block, info):
-    """Secondary figures of a typing block: at the model's frequency, and
-    as measured in guest time (_guest)."""
+    """Secondary figures of a typing block."""
     s = busy_scale(block, info)
-    lat, frames = info["typing"].block(block, s or 1.0)
-    guest, guest_frames = info["typing"].block(block)
+    lat, frames = info["typing"].block(block)
     return {"keys": len(lat), "busy_scale": None if s is None else round(s, 4),
             "key_p50_ms": scaled(percentile(lat, 50), 1000),
             "key_p95_ms": scaled(percentile(lat, 95), 1000),
-            "key_p99_guest_ms": scaled(percentile(guest, 99), 1000),
-            "frames": len(frames), "frames_missed": sum(frames),
-            "frames_missed_guest": sum(guest_frames), **idle_mix(block, info)}
+            "frames": len(frames), "frames_missed": sum(frames), **idle_mix(block, info)}
 
 
 def fio_dumps(path):

@@ -139,12 +139,16 @@ load_start() {
 		"$WAKEUPS" 5 4 100000 &
 		;;
 	typing-*)
-		# Long enough for the warm-up and every block, and some.
+		# Long enough for the warm-up and every block, with half as much
+		# again for the edges' reads (about 1.4 s a block under -icount)
+		# and some: keys after the last block cost nothing, a block after
+		# the last key has no value.
 		mkdir -p "$OUT/rtapp"
 		python3 "$CB_TOP/bench/typing-rtapp.py" "$SEED" "$WPM" \
-			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) + 60 )) \
+			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) * 3 / 2 + 60 )) \
 			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" >typing.json || die "typing-rtapp.py"
 		rt-app typing.json >rt-app.out 2>&1 &
+		LOAD_PID=$! LOAD_THREADS=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tasks"]))' <typing.json)
 		;;
 	io-qd1)
 		modprobe emul_blk irq_cpu=0 seed="$SEED" lat_min_us="$LAT_MIN_US" \
@@ -229,7 +233,23 @@ edge() {
 	echo "states $(cat /sys/devices/system/cpu/cpu0/cpuidle/state[0-9]*/name | paste -sd,)"
 } >"$OUT/scenario"
 
+# load_running: the load has started its threads. rt-app calibrates
+# first, which took up to 18 s of a binding PL1's slow guest; a warm-up
+# timed from its start left the first block without a keystroke.
+load_running() {
+	local i
+	[ -n "${LOAD_PID:-}" ] || return 0
+	for ((i = 0; i < 240; i++)); do
+		kill -0 "$LOAD_PID" 2>/dev/null || return 1
+		# The main thread and one per task.
+		[ "$(ls /proc/"$LOAD_PID"/task | wc -l)" -gt "$LOAD_THREADS" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 load_start
+load_running || die "the load did not start its threads in 120 s"
 arm teo
 sleep "$SETTLE"
 : >"$OUT/blocks"

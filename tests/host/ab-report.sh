@@ -164,10 +164,11 @@ with open(f"{d}/blocks", "w") as f:
 EOF
 }
 
-# Per block p99 (nearest rank of 10: the 10th) 10 ms and 20 ms in guest
-# time, p50 (the 5th) 5 and 10 ms. At the model's frequency, slow's
-# bursts take 1 ms more (1 ms of work at half speed): p99 21 ms, p50
-# 11 ms; teo better by 2.1 (lower is better), every round. teo's frame
+# Per block p99 (nearest rank of 10: the 10th) 10 ms and 20 ms, p50 (the
+# 5th) 5 and 10 ms, as measured: guest time already runs at the model's
+# frequency (the platform's cycle stealer), which is a detail here (busy
+# scale 1 and 0.5), not added again. teo better by 2.0 (lower is
+# better), every round. teo's frame
 # (16 ms of 16.667) is on time. Idle: 1200 entries into C1 and 100 into
 # C3 in 0.6 s of idle time, 2166.7 a second, 250 and 3000 us each; POLL
 # not entered, no residency. Every log ends in a cut-off line, left out.
@@ -179,17 +180,17 @@ typing_read() {
 import json, sys
 s = json.load(open(sys.argv[1]))["ab"]["typing-6w"]["arms"]
 t, w = s["teo"], s["slow"]
-ok = (t["mean"] == 10.0 and w["mean"] == 21.0 and t["details"]["key_p50_ms"] == 5.0 and
-      w["details"]["key_p50_ms"] == 11.0 and w["details"]["key_p99_guest_ms"] == 20.0 and
+ok = (t["mean"] == 10.0 and w["mean"] == 20.0 and t["details"]["key_p50_ms"] == 5.0 and
+      w["details"]["key_p50_ms"] == 10.0 and "key_p99_guest_ms" not in w["details"] and
       t["details"]["keys"] == 10 and t["details"]["busy_scale"] == 1.0 and
       w["details"]["busy_scale"] == 0.5 and t["details"]["frames"] == 0.5 and
-      t["details"]["frames_missed"] == 0 and t["vs"]["slow"]["est"] == 2.1 and
+      t["details"]["frames_missed"] == 0 and t["vs"]["slow"]["est"] == 2.0 and
       t["details"]["idle_entries_per_idle_s"] == 2166.7 and
       t["details"]["res_us_C1"] == 250.0 and t["details"]["res_us_C3"] == 3000.0 and
       t["details"]["res_us_POLL"] is None)
 sys.exit(0 if ok else 1)' "$T/c/r.json"
 }
-ok "typing: keystrokes cut by block, stretched to the model's frequency, p99 by nearest rank" typing_read
+ok "typing: keystrokes cut by block, guest-time latency (not stretched twice), p99 by nearest rank" typing_read
 
 # The same run with round 1's blocks moved to a time no keystroke was
 # sent: round 1 has no value, is dropped and named; the JSON stays JSON
