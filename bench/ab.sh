@@ -237,12 +237,13 @@ edge() {
 # first, which took up to 18 s of a binding PL1's slow guest; a warm-up
 # timed from its start left the first block without a keystroke.
 load_running() {
-	local i
+	local i threads
 	[ -n "${LOAD_PID:-}" ] || return 0
 	for ((i = 0; i < 240; i++)); do
 		kill -0 "$LOAD_PID" 2>/dev/null || return 1
 		# The main thread and one per task.
-		[ "$(ls /proc/"$LOAD_PID"/task | wc -l)" -gt "$LOAD_THREADS" ] && return 0
+		threads=(/proc/"$LOAD_PID"/task/*)
+		[ "${#threads[@]}" -gt "$LOAD_THREADS" ] && return 0
 		sleep 0.5
 	done
 	return 1
