@@ -103,16 +103,16 @@ class Typing:
         source = log("source")
         workers = [log(f"key{w}") for w in range(3)]
         # Key k: the source's k-th wake-up of worker k % 3, the worker's
-        # (k // 3)-th burst; from the moment the key was sent to the end,
-        # and the burst's work (rt-app's c_duration: us at full speed).
+        # (k // 3)-th burst; from the moment the key was sent to the end.
         self.keys = []
         for k, s in enumerate(source):
             w = workers[k % 3]
             if k // 3 < len(w):
                 self.keys.append((s["end"], w[k // 3]["end"] - s["end"]))
-        # Frames: start, time from start to end, period.
-        self.frames = [(f["start"], f["end"] - f["start"], f["c_period"])
-                       for f in log("frame")]
+        # Frames: start, and whether the frame missed its deadline: rt-app's
+        # slack (the time left before the next period's timer) below 0.
+        # A loop's end - start is the whole period, timer wait included.
+        self.frames = [(f["start"], f["slack"] < 0) for f in log("frame")]
 
     def block(self, block):
         """Key latencies (sorted, us) and per frame whether it missed its
@@ -120,7 +120,7 @@ class Typing:
         has already run every burst at the model's frequency."""
         t0, t1 = int(block["a_time_us"]), int(block["b_time_us"])
         lat = sorted(lat for t, lat in self.keys if t0 <= t < t1)
-        frames = [took > period for t, took, period in self.frames if t0 <= t < t1]
+        frames = [missed for t, missed in self.frames if t0 <= t < t1]
         return lat, frames
 
 
@@ -377,6 +377,7 @@ def analyse(directory):
         "higher_is_better": higher_better,
         "rounds": len(rounds),
         "dropped_rounds": dropped,
+        "rounds_kept": rounds,
         "block_s": {"settle": float(info["settle_s"]), "measure": float(info["measure_s"])},
         "arms": {},
     }
@@ -475,8 +476,9 @@ def report(ab):
                       + " |" for a in arms]
             lines += ["", "Means over the rounds of each block's figure.", ""]
         sec = s.get("secondary", {})
+        order = {f"{a} vs {o}": i for i, (a, o) in enumerate(PAIRS)}
         pairs = sorted({p for m in sec.values() for p in m["pairs"]},
-                       key=lambda p: [f"{a} vs {o}" for a, o in PAIRS].index(p))
+                       key=lambda p: (order.get(p, len(order)), p))
         if pairs:
             lines += ["| figure | " + " | ".join(pairs) + " |", "|---" * (len(pairs) + 1) + "|"]
             for m, e in sec.items():

@@ -68,6 +68,7 @@ fi
 SCENARIO=${1:?usage: ab.sh SCENARIO [rounds=N] [settle=S] [measure=S] [arms=A,B] [pl1_window_ms=MS]}
 shift
 ROUNDS=5 SETTLE=6 MEASURE=6 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
+LOAD_PID='' LOAD_THREADS=0 FIO_PID=''
 EMUL_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=200 LAT_MAX_US=800
 for kv in "$@"; do
 	case $kv in
@@ -147,7 +148,9 @@ load_start() {
 		python3 "$CB_TOP/bench/typing-rtapp.py" "$SEED" "$WPM" \
 			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) * 3 / 2 + 60 )) \
 			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" >typing.json || die "typing-rtapp.py"
-		rt-app typing.json >rt-app.out 2>&1 &
+		# rt-app.out keeps its calibration (ns per loop): it calibrates
+		# under the running model, so runs differ in their unit of work.
+		rt-app typing.json >"$OUT/rt-app.out" 2>&1 &
 		LOAD_PID=$! LOAD_THREADS=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tasks"]))' <typing.json)
 		;;
 	io-qd1)

@@ -64,7 +64,7 @@ ktap_test_result "a name with a space is refused, governor unchanged" refuse_spa
 # exactly, case included (cpuidle_find_governor() alone ignores case, for
 # cpuidle.governor=), and a name no governor has fails with EINVAL.
 write_error() {
-	(printf '%s' "$1" >"$GOV_FILE") 2>&1
+	(LC_ALL=C; printf '%s' "$1" >"$GOV_FILE") 2>&1
 }
 refused_with_einval() {
 	local name=$1 err

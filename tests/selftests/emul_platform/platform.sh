@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The emulated power-constrained platform (tests/emul, emul_idle with
-# power_model=1), run under -icount with 6 CPUs (2 P-cores busy, 4 E-cores
-# idle): the model's parameters refuse bad values; under a power limit,
+# power_model=1), run under -icount with 6 CPUs (one or two P-cores busy,
+# 4 E-cores idle): the model's parameters refuse bad values; under a power limit,
 # deeper idle on the idle E-cores gives a busy P-core a higher frequency
 # and as much more measured throughput; far from the limit it changes
 # nothing but through the turbo ratio limits; the budget governor
@@ -105,9 +105,11 @@ cpus_work() {
 throughput() {
 	local cpus=${1:-0,1} scale=0 n=0 _ s pid c0 b0 c1 b1
 	ops='' mean_scale='' model_mhz=''
+	local -a list
+	IFS=, read -r -a list <<<"$cpus"
 	rm -f run.yaml
-	read -r c0 b0 < <(cpus_work ${cpus//,/ })
-	stress-ng --cpu $(( ${#cpus} / 2 + 1 )) --taskset "$cpus" --cpu-method nsqrt -t "$SECS" \
+	read -r c0 b0 < <(cpus_work "${list[@]}")
+	stress-ng --cpu "${#list[@]}" --taskset "$cpus" --cpu-method nsqrt -t "$SECS" \
 		--metrics-brief --yaml run.yaml >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq "$SECS"); do
@@ -125,8 +127,11 @@ throughput() {
 		ktap_print_msg "stress-ng wrote no bogo-ops to run.yaml"
 		return 1
 	fi
-	read -r c1 b1 < <(cpus_work ${cpus//,/ })
-	is_count "$c1" && [ "$((b1 - b0))" -gt 0 ] || return 1
+	read -r c1 b1 < <(cpus_work "${list[@]}")
+	if ! is_count "$c1" || [ "$((b1 - b0))" -le 0 ]; then
+		ktap_print_msg "no model cycles or busy time for CPUs $cpus in emul_idle/cpus"
+		return 1
+	fi
 	ops=$s
 	mean_scale=$((scale / n))
 	model_mhz=$(( (c1 - c0) * 1000 / (b1 - b0) ))
@@ -294,7 +299,8 @@ physics_result "all CPUs idle: the package C-state accrues (>= 50% of the time)"
 # (ndelay) leaves instructions to the other's worker, so the shallow runs,
 # which spin more, got more work per cycle. With one busy P-core nothing
 # else busy can take them: the ops rose with the model's frequency
-# (+24.2% for +22.6%, +22.8% for +23.7%).
+# (+24.2% for +22.6%, +22.8% for +23.7% in two runs of this comparison;
+# +22.2% for +23.2% in this test's first run).
 echo 2500 >$P/e_leak_mw
 echo 55000 >$P/pl2_mw
 echo 12000 >$P/pl1_mw
@@ -308,14 +314,15 @@ limited_faster() {
 }
 physics_result "limited: deeper idle on idle CPUs raises the busy CPU's frequency" \
 	limited_faster
-# The ops gain is the model's frequency gain, to within 5 points of it
-# (d_ops/s_ops >= d_mhz/s_mhz - 0.05), and at least +5%.
+# The ops gain is at least the model's frequency gain less 5 points
+# (d_ops/s_ops >= d_mhz/s_mhz - 0.05), and at least +5%. (A gain above
+# the frequency's is not refused: the deep run also wakes fewer E-cores.)
 limited_more_work() {
 	[ $limited_ok = 1 ] || return 2
 	[ $((d_ops * 100)) -ge $((s_ops * 105)) ] &&
 		[ $((d_ops * 100 * s_mhz)) -ge $((s_ops * (100 * d_mhz - 5 * s_mhz))) ]
 }
-physics_result "limited: ... and its measured throughput, as much as its frequency (within 5 points, >= +5%)" \
+physics_result "limited: ... and its measured throughput, at least its frequency gain less 5 points (>= +5%)" \
 	limited_more_work
 
 # Far from the limit, with and without turbo ratio limits.
