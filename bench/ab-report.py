@@ -313,6 +313,38 @@ def paired(mine, theirs, higher_better):
     return interval(logs) if len(logs) >= 2 else None
 
 
+def elasticity(arms, details, y="key_p50_ms", x="busy_scale"):
+    """How much of a frequency change reaches a latency: the slope of
+    log(Y) on log(X) over every arm's block, each round's mean taken out
+    of both (so the load a round saw cancels), with its 95% t-interval.
+    -1: the latency scales as 1/frequency, as it would with one busy CPU;
+    nearer 0, something other than the frequency sets it (bursts that
+    share the -icount budget, exit latencies that move with the arm).
+    None with fewer than three usable blocks."""
+    rows = {}
+    for a in arms:
+        for r, d in enumerate(details[a]):
+            if d.get(y) and d.get(x) and d[y] > 0 and d[x] > 0:
+                rows.setdefault(r, []).append((math.log(d[x]), math.log(d[y])))
+    pts = []
+    for got in rows.values():
+        if len(got) < 2:
+            continue
+        mx = sum(p[0] for p in got) / len(got)
+        my = sum(p[1] for p in got) / len(got)
+        pts += [(px - mx, py - my) for px, py in got]
+    # One degree of freedom per round's mean, one for the slope.
+    df = len(pts) - len([g for g in rows.values() if len(g) >= 2]) - 1
+    sxx = sum(px * px for px, _ in pts)
+    if df < 1 or sxx <= 0:
+        return None
+    slope = sum(px * py for px, py in pts) / sxx
+    resid = sum((py - slope * px) ** 2 for px, py in pts) / df
+    half = t95(df) * math.sqrt(resid / sxx)
+    return {"est": round(slope, 3), "lo": round(slope - half, 3),
+            "hi": round(slope + half, 3), "n": len(pts)}
+
+
 def secondary(primary, arms, power, details):
     """Intervals of the SECONDARY figures for the PAIRS present."""
     out = {}
@@ -372,7 +404,7 @@ def analyse(directory):
         "part": info.get("part"),
         "pl1_mw": int(info["pl1_mw"]),
         "pl1_window_ms": int(info["pl1_window_ms"]),
-        "settings": {k: info[k] for k in ("seed", "wpm", "work_pct", "lat_us") if k in info},
+        "settings": {k: info[k] for k in SETTING_KEYS if k in info},
         "primary": info["primary"],
         "higher_is_better": higher_better,
         "rounds": len(rounds),
@@ -402,6 +434,8 @@ def analyse(directory):
             entry["vs"][o] = interval(logs)
         out["arms"][a] = entry
     out["secondary"] = secondary(info["primary"], arms, power, details)
+    if info["primary"] == "key_p99_ms":
+        out["key_p50_scale_elasticity"] = elasticity(arms, details)
     if "teo" in arms and "teo2" in arms:
         out["aa"] = out["arms"]["teo"]["vs"]["teo2"]
         out["trustworthy"] = contains_one(out["aa"])
@@ -410,6 +444,8 @@ def analyse(directory):
 
 # The model's constants a sweep varies, as the scenario file records them.
 MODEL_KEYS = ("p_dyn_mw", "p_leak_mw", "e_dyn_mw", "e_leak_mw", "uncore_mw", "trans_pct")
+# The load's settings, as the scenario file records them ("-": not set).
+SETTING_KEYS = ("seed", "wpm", "work_pct", "rtapp_ns_per_loop", "lat_us", "emul_args")
 
 
 def sensitivity(ab, arm="budget-energy", other="budget-lat"):
@@ -423,8 +459,8 @@ def sensitivity(ab, arm="budget-energy", other="budget-lat"):
                       key=lambda n: (ab[n]["pl1_mw"], n))
         if not runs:
             continue
-        keys = ["pl1_mw", "pl1_window_ms"] + list(MODEL_KEYS)
-        value = {n: dict(ab[n]["model"], pl1_mw=ab[n]["pl1_mw"],
+        keys = ["pl1_mw", "pl1_window_ms"] + list(MODEL_KEYS) + list(SETTING_KEYS)
+        value = {n: dict(ab[n]["model"], **ab[n].get("settings", {}), pl1_mw=ab[n]["pl1_mw"],
                          pl1_window_ms=ab[n]["pl1_window_ms"]) for n in runs}
         keys = [k for k in keys if len({value[n].get(k) for n in runs}) > 1]
         lines += [f"### {base}: {arm} against {other}", "",
@@ -475,6 +511,11 @@ def report(ab):
             lines += [f"| {a} | " + " | ".join(str(s["arms"][a]["details"][k]) for k in keys)
                       + " |" for a in arms]
             lines += ["", "Means over the rounds of each block's figure.", ""]
+        el = s.get("key_p50_scale_elasticity")
+        if el:
+            lines += [f'Keystroke p50 against the busy-time frequency scale, within rounds: '
+                      f'slope of the logs {el["est"]:.3f} [{el["lo"]:.3f}, {el["hi"]:.3f}] '
+                      f'over {el["n"]} blocks (-1: latency as 1/frequency).', ""]
         sec = s.get("secondary", {})
         order = {f"{a} vs {o}": i for i, (a, o) in enumerate(PAIRS)}
         pairs = sorted({p for m in sec.values() for p in m["pairs"]},

@@ -46,7 +46,9 @@
 # the parts' real 28 s would need blocks of about 90 s for the PL1
 # average to forget the previous arm; settle is 3 windows, and
 # bench/sensitivity.jobs compares 2 s with 8 s), pl1_mw (the part's),
-# seed (1), for typing wpm (120) and work_pct (50:
+# seed (1), for typing wpm (120), ns_per_loop (rt-app's unit of work;
+# by default measured by rt-app on CPU0 before the platform's model is
+# loaded, so at full speed and the same in every run) and work_pct (50:
 # under -icount all vCPUs together run one CPU's worth of instructions,
 # and at 100 the load's one CPU on average would saturate the guest),
 # for io-qd1 lat_min_us (200) and lat_max_us (800: an eMMC/SATA-class
@@ -70,6 +72,7 @@ shift
 ROUNDS=5 SETTLE=6 MEASURE=6 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
 LOAD_PID='' LOAD_THREADS=0 FIO_PID=''
 EMUL_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=200 LAT_MAX_US=800
+NS_PER_LOOP=
 for kv in "$@"; do
 	case $kv in
 	rounds=*) ROUNDS=${kv#*=} ;;
@@ -81,6 +84,7 @@ for kv in "$@"; do
 	seed=*) SEED=${kv#*=} ;;
 	wpm=*) WPM=${kv#*=} ;;
 	work_pct=*) WORK_PCT=${kv#*=} ;;
+	ns_per_loop=*) NS_PER_LOOP=${kv#*=} ;;
 	lat_min_us=*) LAT_MIN_US=${kv#*=} ;;
 	lat_max_us=*) LAT_MAX_US=${kv#*=} ;;
 	emul.*=*) EMUL_ARGS+=("${kv#emul.}") ;;
@@ -124,6 +128,22 @@ esac
 ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 [ "$(nproc)" = "$ncpus" ] || die "$SCENARIO needs $ncpus CPUs, has $(nproc)"
 
+# rtapp_ns_per_loop: rt-app's calibration (ns per loop of its work) on
+# CPU0, printed as "pLoad = Nns". Run before emul_idle is loaded, when
+# nothing steals cycles: every run's "20 ms" burst is then the same work
+# (calibrated under the running model, runs of 2026-12-05 differed by
+# 1.8 times: 3581 to 6373 loops a key burst).
+rtapp_ns_per_loop() {
+	printf '%s' '{"global": {"duration": 1, "calibration": "CPU0",
+		"logdir": ".", "lock_pages": false},
+		"tasks": {"cal": {"loop": 1, "run": 1000}}}' >calibrate.json
+	rt-app calibrate.json 2>&1 | sed -n 's/.*pLoad = \([0-9]*\)ns.*/\1/p' | head -n 1
+}
+if [[ $SCENARIO == typing-* && -z $NS_PER_LOOP ]]; then
+	NS_PER_LOOP=$(rtapp_ns_per_loop)
+	[[ $NS_PER_LOOP =~ ^[1-9][0-9]*$ ]] || die "rt-app's calibration gave '$NS_PER_LOOP'"
+fi
+
 modprobe emul_idle part=$part power_model=1 \
 	${PL1_WINDOW_MS:+pl1_window_ms=$PL1_WINDOW_MS} ${PL1_MW:+pl1_mw=$PL1_MW} \
 	${PL2_MW:+pl2_mw=$PL2_MW} "${EMUL_ARGS[@]}" || die "emul_idle"
@@ -147,9 +167,8 @@ load_start() {
 		mkdir -p "$OUT/rtapp"
 		python3 "$CB_TOP/bench/typing-rtapp.py" "$SEED" "$WPM" \
 			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) * 3 / 2 + 60 )) \
-			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" >typing.json || die "typing-rtapp.py"
-		# rt-app.out keeps its calibration (ns per loop): it calibrates
-		# under the running model, so runs differ in their unit of work.
+			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" "$NS_PER_LOOP" >typing.json ||
+			die "typing-rtapp.py"
 		rt-app typing.json >"$OUT/rt-app.out" 2>&1 &
 		LOAD_PID=$! LOAD_THREADS=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tasks"]))' <typing.json)
 		;;
@@ -227,6 +246,7 @@ edge() {
 	echo "seed $SEED"
 	echo "wpm $WPM"
 	echo "work_pct $WORK_PCT"
+	echo "rtapp_ns_per_loop ${NS_PER_LOOP:--}"
 	echo "lat_us $LAT_MIN_US..$LAT_MAX_US"
 	awk '{ print $1, $2 }' $PLATFORM
 	for p in p_dyn_mw p_leak_mw e_dyn_mw e_leak_mw uncore_mw trans_pct; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""typing-rtapp.py SEED WPM SECONDS WORK_PCT LOGDIR PLAN: rt-app's typing load.
+"""typing-rtapp.py SEED WPM SECONDS WORK_PCT LOGDIR PLAN [NS_PER_LOOP]: rt-app's typing load.
 
 The Chromebook case of the 2025 menu revert (a Google Docs typing test at
 60/90/120 words per minute on 4-CPU 6 W Jasper Lake parts), as threads
@@ -12,7 +12,7 @@ rt-app runs, written to standard output as rt-app's JSON:
   key0..2  each wakes on its turn, handles a key (input, layout,
            compositing in one burst): the burst ends the keystroke
   frame    60 Hz frames (a 16.7 ms timer) throughout, heavier in scroll
-           phases of 1-3 s every 5-15 s
+           phases of 0.5-1 s after light phases of 2.5-5 s
   bg0, bg1 background timers (20 Hz); gc: a collection every second
 
 Three key workers take the keys in turn, so that a key arriving while the
@@ -21,8 +21,18 @@ queue). Keys come at WPM * 5 characters a minute with gaps uniform in
 +-50% of the mean, a pause of 0.5-2 s after every 8-15 words. Every random
 choice comes from SEED. The gaps, in order, go to PLAN (one per line, us).
 
+The scroll phases take a sixth of the time. They are short next to the
+bench's blocks so that every block of 6-12 s holds about its share: with
+the scrolls of 1-3 s every 5-15 s of 2026-12-05, a block held anything
+from none to 3 s of scrolling, and its frame misses said where the
+scrolls fell more than what the governor did.
+
 Work is in rt-app's calibrated microseconds at full speed, times
-WORK_PCT / 100. The amounts are estimates (no public per-event figures):
+WORK_PCT / 100. NS_PER_LOOP fixes rt-app's unit of work (its
+"calibration", ns per loop at full speed); without it rt-app calibrates
+on CPU0 when it starts, under whatever frequency the platform runs then,
+and two runs differ in their work (bench/ab.sh measures it once before
+the platform's model is loaded). The amounts are estimates (no public per-event figures):
 at 100% the load keeps about one CPU busy on average, spread over all
 four, each mostly idle; the regression thread's turbostat showed the
 package at 8.6-9.5 W unthrottled against a 6 W PL1, which WORK_PCT (and
@@ -62,7 +72,7 @@ def frames(rng, seconds, scale):
     """Phases of the frame thread: light frames, and scrolls between."""
     phases, t, i = {}, 0.0, 0
     while t < seconds:
-        light, scroll = rng.uniform(5, 15), rng.uniform(1, 3)
+        light, scroll = rng.uniform(2.5, 5), rng.uniform(0.5, 1)
         for name, length, work in (("light", light, FRAME_US),
                                    ("scroll", scroll, SCROLL_FRAME_US)):
             phases[f"{name}{i}"] = {
@@ -75,10 +85,11 @@ def frames(rng, seconds, scale):
 
 
 def main():
-    if len(sys.argv) != 7:
+    if len(sys.argv) not in (7, 8):
         sys.exit(__doc__)
     seed, wpm, seconds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     work_pct, logdir, plan = int(sys.argv[4]), sys.argv[5], sys.argv[6]
+    calibration = int(sys.argv[7]) if len(sys.argv) == 8 else "CPU0"
     rng = random.Random(seed)
 
     def scale(us):
@@ -101,7 +112,7 @@ def main():
         tasks[f"bg{b}"] = {"loop": -1, "run": scale(BG_US),
                            "timer": {"ref": f"bg{b}", "period": BG_PERIOD_US}}
     desc = {
-        "global": {"duration": seconds, "calibration": "CPU0",
+        "global": {"duration": seconds, "calibration": calibration,
                    "default_policy": "SCHED_OTHER", "logdir": logdir,
                    "log_basename": "typing", "lock_pages": False},
         "tasks": tasks,

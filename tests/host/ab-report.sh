@@ -6,7 +6,8 @@
 # direction of a lower-is-better metric, and the typing reader's keystroke
 # latencies cut by block from rt-app logs, a round without keystrokes
 # dropped, and the io-qd1 reader (the device's requests, fio's status
-# dumps between text lines), and the intervals of the secondary figures.
+# dumps between text lines), the intervals of the secondary figures, the
+# sensitivity tables and the keystrokes' elasticity to the frequency.
 # Runs on the host in a second.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -311,5 +312,54 @@ sens() {
 		grep -q '| 1.050 \[1.037, 1.063\] |$' "$T/f/table"
 }
 ok "sensitivity: a row per variant by PL1, the differing constant, the worked interval" sens
+
+# Two variants at the same PL1 that differ only in what ab.sh passed to
+# emul_idle (emul.NAME=VALUE): the table's only varying column is
+# emul_args, with each run's value in its row.
+sens_args() {
+	local v d
+	for v in - emulate_exit_latency=0; do
+		d=$T/g/ab/steady-15w@args$v
+		mkdir -p "$d"
+		sed "s/^arms .*/arms budget-lat teo2 budget-energy/" \
+			"$T/a/ab/steady-15w/scenario" >"$d/scenario"
+		printf 'emul_args %s\n' "$v" >>"$d/scenario"
+		sed 's/arm=teo /arm=budget-lat /; s/arm=x /arm=budget-energy /' \
+			"$T/a/ab/steady-15w/blocks" >"$d/blocks"
+	done
+	report "$T/g" || { cat "$T/g/out"; return 1; }
+	grep -A5 '^### steady-15w: budget-energy against budget-lat' "$T/g/r.md" >"$T/g/table"
+	grep -q '^| run | emul_args | power mW (budget-lat) |' "$T/g/table" &&
+		grep -q '^| steady-15w@args- | - |' "$T/g/table" &&
+		grep -q '^| steady-15w@argsemulate_exit_latency=0 | emulate_exit_latency=0 |' "$T/g/table"
+}
+ok "sensitivity: a load setting that differs (emul_args) is a column too" sens_args
+
+# The within-round elasticity of key p50 to the frequency scale, worked by
+# hand. Two rounds; round 0: a at s 0.5 with p50 100 ms, b at s 1.0 with
+# 50 ms; round 1 the same at twice the latency (another load): latency as
+# 1/s in both, slope -1 exactly, zero width (df = 4 points - 2 round
+# means - 1 = 1). Latency flat in s: slope 0. A block without a p50 is
+# left out; with one block a round, nothing is left: None.
+elastic() {
+	python3 - "$TOP/bench/ab-report.py" <<'EOF'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("abr", sys.argv[1])
+abr = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(abr)
+def d(s, p):
+    return {"busy_scale": s, "key_p50_ms": p}
+inv = abr.elasticity(["a", "b"], {"a": [d(0.5, 100), d(0.5, 200)],
+                                  "b": [d(1.0, 50), d(1.0, 100)]})
+flat = abr.elasticity(["a", "b"], {"a": [d(0.5, 100), d(0.5, 200)],
+                                   "b": [d(1.0, 100), d(1.0, 200)]})
+gap = abr.elasticity(["a", "b"], {"a": [d(0.5, 100), d(0.5, None)],
+                                  "b": [d(1.0, 50), d(1.0, 100)]})
+ok = (inv == {"est": -1.0, "lo": -1.0, "hi": -1.0, "n": 4} and
+      flat["est"] == 0.0 and flat["n"] == 4 and gap is None)
+sys.exit(0 if ok else 1)
+EOF
+}
+ok "typing: key p50's elasticity to the frequency scale within rounds, worked by hand" elastic
 
 done_testing
