@@ -94,6 +94,44 @@ def power_figures(data):
     return text
 
 
+# The pairs of the A/B bench that say where the governors stand.
+STANDING = (("budget", "teo"), ("budget", "menu"), ("menu", "teo"),
+            ("budget-energy", "budget-lat"))
+
+
+def interval_text(ci):
+    if not ci:
+        return "-"
+    if ci.get("lo") is None:
+        return f"{ci['est']:.3f}"
+    return f"{ci['est']:.3f} [{ci['lo']:.3f}, {ci['hi']:.3f}]"
+
+
+def ab_standing(ab):
+    """Lines of the report: per A/B scenario (bench/ab-report.py's "ab"),
+    the A/A control and budget, menu and teo against each other."""
+    if not ab:
+        return []
+    md = ["## Where budget, menu and teo stand (the A/B bench, bench/README.md)", "",
+          "Per scenario, the paired 95% interval of the primary metric over the "
+          "rounds, as a ratio: > 1, the first arm did better. budget-energy and "
+          "budget-lat are budget with its signals overridden to pressure 1024 and 0. "
+          "The details, the secondary figures and the per-round values are in "
+          "ab-report.md and results.json (key ab).", ""]
+    rows = []
+    for name, s in sorted(ab.items()):
+        arms = s.get("arms", {})
+        cells = [interval_text(arms.get(a, {}).get("vs", {}).get(b)) for a, b in STANDING]
+        aa = interval_text(s.get("aa"))
+        if "aa" in s and not s.get("trustworthy"):
+            aa += " (not trustworthy)"
+        rows.append([name, s.get("primary", "-"), s.get("rounds", 0), aa] + cells)
+    md.append(table(["scenario", "primary", "rounds", "A/A (teo vs teo2)"]
+                    + [f"{a} vs {b}" for a, b in STANDING], rows))
+    md.append("")
+    return md
+
+
 def report(data):
     md = ["# cpuidle-budget bench report", "",
           "Everything below was measured in QEMU guests under `-icount` virtual time "
@@ -138,6 +176,8 @@ def report(data):
             if ratios:
                 md += ["", "Ratios: " + ", ".join(f"{k} {fmt(v)}" for k, v in ratios.items())]
             md.append("")
+
+    md += ab_standing(data.get("ab", {}))
 
     ia = data.get("idle_analysis", {})
     if ia:
