@@ -445,7 +445,8 @@ def analyse(directory):
 # The model's constants a sweep varies, as the scenario file records them.
 MODEL_KEYS = ("p_dyn_mw", "p_leak_mw", "e_dyn_mw", "e_leak_mw", "uncore_mw", "trans_pct")
 # The load's settings, as the scenario file records them ("-": not set).
-SETTING_KEYS = ("seed", "wpm", "work_pct", "rtapp_ns_per_loop", "lat_us", "emul_args")
+SETTING_KEYS = ("seed", "wpm", "work_pct", "rtapp_ns_per_loop", "chatter", "lat_us",
+                "emul_args")
 
 
 def sensitivity(ab, arm="budget-energy", other="budget-lat"):

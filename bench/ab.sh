@@ -48,7 +48,8 @@
 # bench/sensitivity.jobs compares 2 s with 8 s), pl1_mw (the part's),
 # seed (1), for typing wpm (120), ns_per_loop (rt-app's unit of work;
 # by default measured by rt-app on CPU0 before the platform's model is
-# loaded, so at full speed and the same in every run) and work_pct (50:
+# loaded, so at full speed and the same in every run), chatter (0: how
+# many of typing-rtapp.py's message-traffic threads) and work_pct (50:
 # under -icount all vCPUs together run one CPU's worth of instructions,
 # and at 100 the load's one CPU on average would saturate the guest),
 # for io-qd1 lat_min_us (200) and lat_max_us (800: an eMMC/SATA-class
@@ -85,6 +86,7 @@ for kv in "$@"; do
 	wpm=*) WPM=${kv#*=} ;;
 	work_pct=*) WORK_PCT=${kv#*=} ;;
 	ns_per_loop=*) NS_PER_LOOP=${kv#*=} ;;
+	chatter=*) CHATTER=${kv#*=} ;;
 	lat_min_us=*) LAT_MIN_US=${kv#*=} ;;
 	lat_max_us=*) LAT_MAX_US=${kv#*=} ;;
 	emul.*=*) EMUL_ARGS+=("${kv#emul.}") ;;
@@ -167,7 +169,7 @@ load_start() {
 		mkdir -p "$OUT/rtapp"
 		python3 "$CB_TOP/bench/typing-rtapp.py" "$SEED" "$WPM" \
 			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) * 3 / 2 + 60 )) \
-			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" "$NS_PER_LOOP" >typing.json ||
+			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" "$NS_PER_LOOP" "$CHATTER" >typing.json ||
 			die "typing-rtapp.py"
 		rt-app typing.json >"$OUT/rt-app.out" 2>&1 &
 		LOAD_PID=$! LOAD_THREADS=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tasks"]))' <typing.json)
@@ -247,6 +249,7 @@ edge() {
 	echo "wpm $WPM"
 	echo "work_pct $WORK_PCT"
 	echo "rtapp_ns_per_loop ${NS_PER_LOOP:--}"
+	echo "chatter $CHATTER"
 	echo "lat_us $LAT_MIN_US..$LAT_MAX_US"
 	awk '{ print $1, $2 }' $PLATFORM
 	for p in p_dyn_mw p_leak_mw e_dyn_mw e_leak_mw uncore_mw trans_pct; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""typing-rtapp.py SEED WPM SECONDS WORK_PCT LOGDIR PLAN [NS_PER_LOOP]: rt-app's typing load.
+"""typing-rtapp.py SEED WPM SECONDS WORK_PCT LOGDIR PLAN [NS_PER_LOOP [CHATTER]]: rt-app's typing load.
 
 The Chromebook case of the 2025 menu revert (a Google Docs typing test at
 60/90/120 words per minute on 4-CPU 6 W Jasper Lake parts), as threads
@@ -14,6 +14,12 @@ rt-app runs, written to standard output as rt-app's JSON:
   frame    60 Hz frames (a 16.7 ms timer) throughout, heavier in scroll
            phases of 0.5-1 s after light phases of 2.5-5 s
   bg0, bg1 background timers (20 Hz); gc: a collection every second
+  ipc0..   CHATTER threads (default 0) of the browser's message traffic:
+           short runs (40-120 us of work) after gaps drawn from the
+           Chromebooks' idle mix, three in four short (150-350 us) and one in four
+           long (1.5-4 ms), so the CPUs see many idle periods around the
+           deep state's target residency (C3: 3144 us), where the
+           governors' choices differ
 
 Three key workers take the keys in turn, so that a key arriving while the
 previous one's burst still runs is not lost (rt-app's resume does not
@@ -37,6 +43,16 @@ at 100% the load keeps about one CPU busy on average, spread over all
 four, each mostly idle; the regression thread's turbostat showed the
 package at 8.6-9.5 W unthrottled against a 6 W PL1, which WORK_PCT (and
 the bench's PL1 sweep) places the load against.
+
+The Chromebooks idled about 1,200-1,350 times per idle second per CPU,
+three in four of the periods C1's (about 220 us mean residency), the
+rest mostly C3's (about 2.5 ms); without the chatter threads this load
+idles about 100 times per idle second, in periods of several ms, where
+every governor but ladder picks the deep state. Each chatter thread adds
+about 950 wake-ups a second (a mean gap of 1 ms); under -icount every one of them is paid
+from the one instruction budget all vCPUs share (about 35 us of guest
+time a wake-up: tests/guest/bench.sh's re-entry cost), so a few threads
+are what the guest can afford, not the Chromebooks' full rate.
 """
 
 import json
@@ -84,12 +100,25 @@ def frames(rng, seconds, scale):
     return phases
 
 
+def ipc_events(rng, scale, n=64):
+    """One pass of a chatter thread: N runs, each after a gap of the
+    Chromebooks' idle mix (rt-app tells events apart by a name's prefix,
+    so "run7" and "sleep7" are a run and a sleep, kept in order)."""
+    events = {}
+    for i in range(n):
+        short = rng.random() < 0.75
+        events[f"sleep{i}"] = int(rng.uniform(150, 350) if short else rng.uniform(1500, 4000))
+        events[f"run{i}"] = scale(rng.randint(40, 120))
+    return events
+
+
 def main():
-    if len(sys.argv) not in (7, 8):
+    if len(sys.argv) not in (7, 8, 9):
         sys.exit(__doc__)
     seed, wpm, seconds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     work_pct, logdir, plan = int(sys.argv[4]), sys.argv[5], sys.argv[6]
-    calibration = int(sys.argv[7]) if len(sys.argv) == 8 else "CPU0"
+    calibration = int(sys.argv[7]) if len(sys.argv) >= 8 and sys.argv[7] else "CPU0"
+    chatter = int(sys.argv[8]) if len(sys.argv) == 9 else 0
     rng = random.Random(seed)
 
     def scale(us):
@@ -108,6 +137,8 @@ def main():
     }
     for w in range(KEY_WORKERS):
         tasks[f"key{w}"] = {"loop": -1, "suspend": f"key{w}", "run": scale(KEY_US)}
+    for c in range(chatter):
+        tasks[f"ipc{c}"] = {"loop": -1, "phases": {"msgs": ipc_events(rng, scale)}}
     for b in range(2):
         tasks[f"bg{b}"] = {"loop": -1, "run": scale(BG_US),
                            "timer": {"ref": f"bg{b}", "period": BG_PERIOD_US}}
