@@ -320,7 +320,8 @@ def elasticity(arms, details, y="key_p50_ms", x="busy_scale"):
     -1: the latency scales as 1/frequency, as it would with one busy CPU;
     nearer 0, something other than the frequency sets it (bursts that
     share the -icount budget, exit latencies that move with the arm).
-    None with fewer than three usable blocks."""
+    None without a degree of freedom left (blocks, less one per round
+    with two or more, less one for the slope)."""
     rows = {}
     for a in arms:
         for r, d in enumerate(details[a]):

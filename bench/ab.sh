@@ -73,7 +73,7 @@ shift
 ROUNDS=5 SETTLE=6 MEASURE=6 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
 LOAD_PID='' LOAD_THREADS=0 FIO_PID=''
 EMUL_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=200 LAT_MAX_US=800
-NS_PER_LOOP=
+NS_PER_LOOP='' CHATTER=0
 for kv in "$@"; do
 	case $kv in
 	rounds=*) ROUNDS=${kv#*=} ;;
@@ -135,15 +135,19 @@ ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 # nothing steals cycles: every run's "20 ms" burst is then the same work
 # (calibrated under the running model, runs of 2026-12-05 differed by
 # 1.8 times: 3581 to 6373 loops a key burst).
+# rt-app's output is kept in calibrate.out.
 rtapp_ns_per_loop() {
 	printf '%s' '{"global": {"duration": 1, "calibration": "CPU0",
 		"logdir": ".", "lock_pages": false},
 		"tasks": {"cal": {"loop": 1, "run": 1000}}}' >calibrate.json
-	rt-app calibrate.json 2>&1 | sed -n 's/.*pLoad = \([0-9]*\)ns.*/\1/p' | head -n 1
+	rt-app calibrate.json >calibrate.out 2>&1
+	sed -n 's/.*pLoad = \([0-9]*\)ns.*/\1/p' calibrate.out | head -n 1
 }
-if [[ $SCENARIO == typing-* && -z $NS_PER_LOOP ]]; then
-	NS_PER_LOOP=$(rtapp_ns_per_loop)
-	[[ $NS_PER_LOOP =~ ^[1-9][0-9]*$ ]] || die "rt-app's calibration gave '$NS_PER_LOOP'"
+if [[ $SCENARIO == typing-* ]]; then
+	[ -n "$NS_PER_LOOP" ] || NS_PER_LOOP=$(rtapp_ns_per_loop)
+	[[ $NS_PER_LOOP =~ ^[1-9][0-9]*$ ]] ||
+		die "rt-app's unit of work '$NS_PER_LOOP' (ns_per_loop= or its calibration: $(tail -n 3 calibrate.out 2>/dev/null))"
+	[[ $CHATTER =~ ^[0-9]+$ ]] || die "chatter=$CHATTER is not a count"
 fi
 
 modprobe emul_idle part=$part power_model=1 \

@@ -122,6 +122,8 @@ def ab_standing(ab):
     for name, s in sorted(ab.items()):
         arms = s.get("arms", {})
         cells = [interval_text(arms.get(a, {}).get("vs", {}).get(b)) for a, b in STANDING]
+        if "error" in s:
+            cells = [s["error"]] + [""] * (len(STANDING) - 1)
         aa = interval_text(s.get("aa"))
         if "aa" in s and not s.get("trustworthy"):
             aa += " (not trustworthy)"

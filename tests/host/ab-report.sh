@@ -343,7 +343,7 @@ ok "sensitivity: a load setting that differs (emul_args) is a column too" sens_a
 # left out; with one block a round, nothing is left: None.
 elastic() {
 	python3 - "$TOP/bench/ab-report.py" <<'EOF'
-import importlib.util, sys
+import importlib.util, math, sys
 spec = importlib.util.spec_from_file_location("abr", sys.argv[1])
 abr = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(abr)
@@ -355,8 +355,19 @@ flat = abr.elasticity(["a", "b"], {"a": [d(0.5, 100), d(0.5, 200)],
                                    "b": [d(1.0, 100), d(1.0, 200)]})
 gap = abr.elasticity(["a", "b"], {"a": [d(0.5, 100), d(0.5, None)],
                                   "b": [d(1.0, 50), d(1.0, 100)]})
+# With noise: three rounds, a at s e^0.1 and b at 1; a's p50 below b's by
+# the logs 0.1, 0.2, 0.15. Points (+-0.05, -+dy/2): Sxy -0.0225, Sxx
+# 0.015, slope -1.5; residuals +-0.025 (two rounds) and 0: SSR 0.0025,
+# df 6 - 3 - 1 = 2, se sqrt(0.00125 / 0.015) 0.288675, t(2) 4.303:
+# -1.5 -+ 1.242 = [-2.742, -0.258].
+noisy = abr.elasticity(["a", "b"], {
+    "a": [d(math.exp(0.1), 100 * math.exp(-k)) for k in (0.1, 0.2, 0.15)],
+    "b": [d(1.0, 100)] * 3})
 ok = (inv == {"est": -1.0, "lo": -1.0, "hi": -1.0, "n": 4} and
-      flat["est"] == 0.0 and flat["n"] == 4 and gap is None)
+      flat["est"] == 0.0 and flat["n"] == 4 and gap is None and
+      noisy == {"est": -1.5, "lo": -2.742, "hi": -0.258, "n": 6})
+if not ok:
+    print("#", inv, flat, gap, noisy)
 sys.exit(0 if ok else 1)
 EOF
 }
@@ -381,5 +392,35 @@ json.dump({"ab": g}, open(sys.argv[3], "w"))' "$T/g/r.json" "$T/b/r.json" "$T/h/
 			"$T/h/bench/report.md" || { cat "$T/h/out" "$T/h/bench/report.md"; return 1; }
 }
 ok "bench-summary's report.md: budget, menu and teo per A/B scenario, A/A verdict, missing arms" standing
+
+# bench/typing-rtapp.py as ab.sh calls it: the unit of work and the chatter
+# count empty (rt-app calibrates on CPU0, no chatter), or set (rt-app's
+# calibration the integer, CHATTER ipc threads of 512 runs each, every
+# gap in the documented mix); the keystrokes and frames are the same
+# draws with and without chatter.
+rtapp_args() {
+	local g=$TOP/bench/typing-rtapp.py
+	python3 "$g" 1 120 20 50 "$T/i" "$T/i/plan0" "" "" >"$T/i0.json" &&
+		python3 "$g" 1 120 20 50 "$T/i" "$T/i/plan2" 3000 2 >"$T/i2.json" &&
+		cmp -s "$T/i/plan0" "$T/i/plan2" &&
+		python3 - "$T/i0.json" "$T/i2.json" <<'EOF'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+ipc = [t for t in b["tasks"] if t.startswith("ipc")]
+ev = b["tasks"]["ipc1"]["phases"]["msgs"]
+gaps = [v for k, v in ev.items() if k.startswith("sleep")]
+runs = [v for k, v in ev.items() if k.startswith("run")]
+same = {k: v for k, v in b["tasks"].items() if not k.startswith("ipc")} == a["tasks"]
+ok = (a["global"]["calibration"] == "CPU0" and b["global"]["calibration"] == 3000 and
+      not any(t.startswith("ipc") for t in a["tasks"]) and ipc == ["ipc0", "ipc1"] and
+      list(ev)[:2] == ["sleep0", "run0"] and len(gaps) == 512 and len(runs) == 512 and
+      all(150 <= g <= 350 or 1500 <= g <= 4000 for g in gaps) and
+      0.65 < sum(g <= 350 for g in gaps) / 512 < 0.85 and
+      all(20 <= r <= 60 for r in runs) and same)
+sys.exit(0 if ok else 1)
+EOF
+}
+mkdir -p "$T/i"
+ok "typing-rtapp.py: empty unit of work and chatter as ab.sh passes them, chatter threads, same keys" rtapp_args
 
 done_testing
