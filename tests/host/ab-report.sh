@@ -329,7 +329,7 @@ sens_args() {
 	done
 	report "$T/g" || { cat "$T/g/out"; return 1; }
 	grep -A5 '^### steady-15w: budget-energy against budget-lat' "$T/g/r.md" >"$T/g/table"
-	grep -q '^| run | emul_args | power mW (budget-lat) |' "$T/g/table" &&
+	grep -q '^| run | emul_args | power mW (budget-lat) | power mW (budget-energy) | p_mcycles_per_s |$' "$T/g/table" &&
 		grep -q '^| steady-15w@args- | - |' "$T/g/table" &&
 		grep -q '^| steady-15w@argsemulate_exit_latency=0 | emulate_exit_latency=0 |' "$T/g/table"
 }
