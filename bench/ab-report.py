@@ -104,11 +104,14 @@ class Typing:
         workers = [log(f"key{w}") for w in range(3)]
         # Key k: the source's k-th wake-up of worker k % 3, the worker's
         # (k // 3)-th burst; from the moment the key was sent to the end.
+        # rt-app's "run" is the time the burst's run event took: the rest
+        # of the latency is the wake-up (the worker's exit latency, its
+        # wait for a CPU).
         self.keys = []
         for k, s in enumerate(source):
             w = workers[k % 3]
             if k // 3 < len(w):
-                self.keys.append((s["end"], w[k // 3]["end"] - s["end"]))
+                self.keys.append((s["end"], w[k // 3]["end"] - s["end"], w[k // 3]["run"]))
         # Frames: start, and whether the frame missed its deadline: rt-app's
         # slack (the time left before the next period's timer) below 0.
         # A loop's end - start is the whole period, timer wait included.
@@ -119,9 +122,15 @@ class Typing:
         period, in the block. Guest time: the platform's cycle stealer
         has already run every burst at the model's frequency."""
         t0, t1 = int(block["a_time_us"]), int(block["b_time_us"])
-        lat = sorted(lat for t, lat in self.keys if t0 <= t < t1)
+        lat = sorted(lat for t, lat, _ in self.keys if t0 <= t < t1)
         frames = [missed for t, missed in self.frames if t0 <= t < t1]
         return lat, frames
+
+    def split(self, block):
+        """The block's keystrokes as (burst, wake-up) lists, sorted, us."""
+        t0, t1 = int(block["a_time_us"]), int(block["b_time_us"])
+        keys = [(run, lat - run) for t, lat, run in self.keys if t0 <= t < t1]
+        return sorted(b for b, _ in keys), sorted(w for _, w in keys)
 
 
 def busy_scale(block, info):
@@ -181,9 +190,18 @@ def typing_details(block, info):
     """Secondary figures of a typing block."""
     s = busy_scale(block, info)
     lat, frames = info["typing"].block(block)
+    burst, wake = info["typing"].split(block)
+    burst_p50 = scaled(percentile(burst, 50), 1000)
     return {"keys": len(lat), "busy_scale": None if s is None else round(s, 4),
             "key_p50_ms": scaled(percentile(lat, 50), 1000),
             "key_p95_ms": scaled(percentile(lat, 95), 1000),
+            # The two parts of a keystroke; the burst times the frequency
+            # scale is the same in every arm if bursts ran at the block's
+            # modeled frequency (under -icount, also at the same share of
+            # the instruction budget).
+            "key_burst_p50_ms": burst_p50, "key_wake_p50_ms": scaled(percentile(wake, 50), 1000),
+            "key_burst_x_scale_ms": None if burst_p50 is None or s is None
+            else round(burst_p50 * s, 3),
             "frames": len(frames), "frames_missed": sum(frames), **idle_mix(block, info)}
 
 
@@ -271,7 +289,9 @@ METRICS = {
 # energy over the block's time; the others are the details' figures.
 SECONDARY = {
     "key_p99_ms": (("key_p50_ms", False), ("key_p95_ms", False),
-                   ("frames_missed", False), ("busy_scale", True), ("power_mw", False)),
+                   ("frames_missed", False), ("busy_scale", True),
+                   ("key_burst_p50_ms", False), ("key_burst_x_scale_ms", False),
+                   ("power_mw", False)),
     "iops": (("clat_p50_us", False), ("clat_p99_us", False), ("power_mw", False)),
     "p_mcycles_per_s": (("power_mw", False),),
 }
