@@ -54,7 +54,9 @@ def read_scenario(path):
 
 
 def csv_ints(text):
-    return [int(x) for x in text.split(",") if x != ""]
+    # int(float()): ab.sh before 2026-12-06 let awk print sums past 2^31
+    # as 2.17402e+09 (six digits: a few ms of a block's summed idle time).
+    return [int(float(x)) for x in text.split(",") if x != ""]
 
 
 # Primary metrics: name -> (function of (block, scenario), higher_is_better)

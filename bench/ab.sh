@@ -233,7 +233,10 @@ edge() {
 		p[n] == "usage" { u[s] += $1 } p[n] == "time" { t[s] += $1 }
 		s > max { max = s }
 		END {
-			for (i = 0; i <= max; i++) { us = us sep u[i]; ts = ts sep t[i]; sep = "," }
+			# %.0f: past 2^31 awk would print a sum as 2.17402e+09.
+			for (i = 0; i <= max; i++) {
+				us = us sep sprintf("%.0f", u[i]); ts = ts sep sprintf("%.0f", t[i]); sep = ","
+			}
 			printf "%s_state_usage=%s %s_state_us=%s ", tag, us, tag, ts
 		}
 	' /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*/{usage,time}
