@@ -119,20 +119,23 @@ class Typing:
         # A loop's end - start is the whole period, timer wait included.
         self.frames = [(f["start"], f["slack"] < 0) for f in log("frame")]
 
+    @staticmethod
+    def _in(rows, block):
+        """The ROWS (time first) that fall in the block's measured span."""
+        t0, t1 = int(block["a_time_us"]), int(block["b_time_us"])
+        return [r for r in rows if t0 <= r[0] < t1]
+
     def block(self, block):
         """Key latencies (sorted, us) and per frame whether it missed its
         period, in the block. Guest time: the platform's cycle stealer
         has already run every burst at the model's frequency."""
-        t0, t1 = int(block["a_time_us"]), int(block["b_time_us"])
-        lat = sorted(lat for t, lat, _ in self.keys if t0 <= t < t1)
-        frames = [missed for t, missed in self.frames if t0 <= t < t1]
-        return lat, frames
+        lat = sorted(lat for _, lat, _ in self._in(self.keys, block))
+        return lat, [missed for _, missed in self._in(self.frames, block)]
 
     def split(self, block):
         """The block's keystrokes as (burst, wake-up) lists, sorted, us."""
-        t0, t1 = int(block["a_time_us"]), int(block["b_time_us"])
-        keys = [(run, lat - run) for t, lat, run in self.keys if t0 <= t < t1]
-        return sorted(b for b, _ in keys), sorted(w for _, w in keys)
+        keys = self._in(self.keys, block)
+        return sorted(run for _, _, run in keys), sorted(lat - run for _, lat, run in keys)
 
 
 def busy_scale(block, info):
