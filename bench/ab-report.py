@@ -138,18 +138,45 @@ class Typing:
         return sorted(run for _, _, run in keys), sorted(lat - run for _, lat, run in keys)
 
 
-def busy_scale(block, info):
+def _per_cpu(block, name):
+    """A per-CPU counter's increase over the block (None: not recorded)."""
+    if f"a_{name}" not in block:
+        return None
+    return [b - a for a, b in zip(csv_ints(block[f"a_{name}"]), csv_ints(block[f"b_{name}"]))]
+
+
+def _full_cycles(busy_ms, info):
+    """Mcycles each CPU's busy_ms would give at its core type's fmax."""
+    fmax = {"P": int(info["p_fmax_mhz"]), "E": int(info.get("e_fmax_mhz", 0) or 0)}
+    return sum(ms / 1000 * fmax[t] for ms, t in zip(busy_ms, info["types"].split(",")))
+
+
+def busy_scale(block, info, prefix=""):
     """The model's frequency while busy, as a share of the part's maximum:
     every CPU's cycles over the block divided by its busy time at its core
     type's fmax. A detail, not a correction: tests/emul's cycle stealer
     (emul_model.c, emul_steal()) spins on each busy CPU every jiffy for as
     long as its work would have taken longer at this frequency, so the
-    guest-time latencies already carry it."""
-    fmax = {"P": int(info["p_fmax_mhz"]), "E": int(info.get("e_fmax_mhz", 0) or 0)}
-    types = info["types"].split(",")
-    cyc = [b - a for a, b in zip(csv_ints(block["a_mcycles"]), csv_ints(block["b_mcycles"]))]
-    busy = [b - a for a, b in zip(csv_ints(block["a_busy_ms"]), csv_ints(block["b_busy_ms"]))]
-    full = sum(ms / 1000 * fmax[t] for ms, t in zip(busy, types))
+    guest-time latencies already carry it. prefix "sat_": the same over
+    the model intervals in which a CPU was busy for 90% of the time or
+    more (long bursts, not wake-ups); None where not recorded."""
+    cyc, busy = _per_cpu(block, prefix + "mcycles"), _per_cpu(block, prefix + "busy_ms")
+    if cyc is None or busy is None:
+        return None
+    full = _full_cycles(busy, info)
+    return sum(cyc) / full if full > 0 else None
+
+
+def spin_fidelity(block, info):
+    """The model's cycles over what the CPUs' busy time less the cycle
+    stealer's spinning gives at fmax: 1 when the stealer spins exactly
+    what the frequency costs, above 1 when the guest did less work in
+    guest time than the model credits (its bursts ran slower than the
+    modeled frequency), below 1 when more. None where not recorded."""
+    cyc, busy, spin = (_per_cpu(block, n) for n in ("mcycles", "busy_ms", "spin_ms"))
+    if cyc is None or busy is None or spin is None:
+        return None
+    full = _full_cycles([b - s for b, s in zip(busy, spin)], info)
     return sum(cyc) / full if full > 0 else None
 
 
@@ -194,6 +221,8 @@ def idle_mix(block, info):
 def typing_details(block, info):
     """Secondary figures of a typing block."""
     s = busy_scale(block, info)
+    sat = busy_scale(block, info, "sat_")
+    fid = spin_fidelity(block, info)
     lat, frames = info["typing"].block(block)
     burst, wake = info["typing"].split(block)
     burst_p50 = scaled(percentile(burst, 50), 1000)
@@ -207,6 +236,13 @@ def typing_details(block, info):
             "key_burst_p50_ms": burst_p50, "key_wake_p50_ms": scaled(percentile(wake, 50), 1000),
             "key_burst_x_scale_ms": None if burst_p50 is None or s is None
             else round(burst_p50 * s, 3),
+            # Which frequency the bursts saw, and whether the stealer
+            # charged it: the scale of the saturated intervals only, and
+            # the model's cycles against the unspun busy time.
+            "sat_scale": None if sat is None else round(sat, 4),
+            "key_burst_x_sat_scale_ms": None if burst_p50 is None or sat is None
+            else round(burst_p50 * sat, 3),
+            "spin_fidelity": None if fid is None else round(fid, 4),
             "frames": len(frames), "frames_missed": sum(frames), **idle_mix(block, info)}
 
 
@@ -296,7 +332,8 @@ SECONDARY = {
     "key_p99_ms": (("key_p50_ms", False), ("key_p95_ms", False),
                    ("frames_missed", False), ("busy_scale", True),
                    ("key_burst_p50_ms", False), ("key_burst_x_scale_ms", False),
-                   ("power_mw", False)),
+                   ("sat_scale", True), ("key_burst_x_sat_scale_ms", False),
+                   ("spin_fidelity", True), ("power_mw", False)),
     "iops": (("clat_p50_us", False), ("clat_p99_us", False), ("power_mw", False)),
     "p_mcycles_per_s": (("power_mw", False),),
 }

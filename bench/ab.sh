@@ -9,7 +9,8 @@
 # for AB_SETTLE seconds, then is measured for AB_MEASURE seconds by
 # reading the emulated platform's counters once at each edge (its own
 # clock, energy, package C-state time, and per CPU the model's cycles and
-# busy time): no sampling loop, no tracing. Rounds rotate the arms' order.
+# busy time): no sampling loop, no tracing. Rounds rotate the arms' order
+# in a balanced (Williams) design: see arm_order().
 # The first block of the run is a warm-up under teo, not measured.
 #
 # Arms: ladder, menu, teo, teo2 (teo again: the A/A control), budget,
@@ -56,6 +57,37 @@
 # device, see bench/README.md); emul.NAME=VALUE passes
 # any other parameter to emul_idle (emul.p_leak_mw=500, say); variant=TAG
 # writes to ab/SCENARIO@TAG instead, one point of a sensitivity sweep.
+
+# arm_order N ROUND: the arms' indices, 0..N-1, in ROUND's order, one a
+# line. A Williams design: row 0 is 0, 1, N-1, 2, N-2, ..., and round r
+# adds r to each (mod N), so over N rounds each arm runs once in every
+# position and once directly after every other arm; for odd N, rounds N
+# to 2N-1 take row 0 reversed, and over 2N rounds each arm follows each
+# other twice. A plain rotation (arm i + r) keeps every arm's predecessor
+# fixed: teo2 ran after teo in every round, and what the block before
+# leaves behind (the power averages' memory) then differs by
+# arm, which the paired intervals do not see as noise.
+arm_order() {
+	local n=$1 r=$2 i k=1 row=(0)
+	while [ ${#row[@]} -lt "$n" ]; do
+		row+=("$k")
+		[ ${#row[@]} -lt "$n" ] && row+=($((n - k)))
+		k=$((k + 1))
+	done
+	for ((i = 0; i < n; i++)); do
+		if (((r / n) % 2)); then k=${row[n - 1 - i]}; else k=${row[i]}; fi
+		echo $(((k + r) % n))
+	done
+}
+
+# ab.sh --order N ROUNDS: the arms' order in each round, a line per round
+# (on the host, for tests/host/ab-report.sh).
+if [ "$1" = --order ]; then
+	for ((r = 0; r < $3; r++)); do
+		arm_order "$2" "$r" | paste -sd ' '
+	done
+	exit 0
+fi
 
 # ab.sh --cpus SCENARIO: the CPU count the scenario's guest needs (on the
 # host, for bench/ab-run.sh).
@@ -222,10 +254,14 @@ edge() {
 		FILENAME ~ /platform$/ && $1 ~ /^(time_us|energy_uj|pkg_idle_us|freq_scale)$/ {
 			printf "%s_%s=%s ", tag, $1, $2
 		}
-		FILENAME ~ /cpus$/ && FNR > 1 {
-			cyc = cyc sep $3; busy = busy sep $4; sep = ","
+		# Per CPU, by the header names: TAG_NAME=CPU0,CPU1,...
+		FILENAME ~ /cpus$/ && FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		FILENAME ~ /cpus$/ {
+			for (i = 1; i <= n; i++) v[i] = v[i] sep $col[k[i]]
+			sep = ","
 		}
-		END { printf "%s_mcycles=%s %s_busy_ms=%s ", tag, cyc, tag, busy }
+		BEGIN { n = split("mcycles busy_ms sat_mcycles sat_busy_ms spin_ms", k) }
+		END { for (i = 1; i <= n; i++) if (k[i] in col) printf "%s_%s=%s ", tag, k[i], v[i] }
 	' $PLATFORM $CPUS
 	# Per idle state, entries and time (us) summed over the CPUs.
 	awk -v tag="$1" '
@@ -290,8 +326,9 @@ sleep "$SETTLE"
 : >"$OUT/pressure"
 n=${#ARMS[@]}
 for ((r = 0; r < ROUNDS; r++)); do
+	mapfile -t order < <(arm_order "$n" "$r")
 	for ((i = 0; i < n; i++)); do
-		a=${ARMS[(i + r) % n]}
+		a=${ARMS[order[i]]}
 		arm "$a"
 		sleep "$SETTLE"
 		line="round=$r pos=$i arm=$a $(edge a)"

@@ -197,7 +197,8 @@ u32 emul_scale_for_power(const struct emul_pkg_model *m,
 			 const struct emul_pkg_window *w, u32 cap, u32 allowed_mw);
 u32 emul_requested_scale(const struct emul_pkg_window *w);
 u32 emul_ewma_mw(u32 avg_mw, u32 sample_mw, u64 dt_ns, u64 tau_ns);
-u64 emul_steal_ns(u64 work_ns, u32 scale);
+s64 emul_spin_gap_ns(u64 work_ns, u64 credit_ns, s64 *forgiven_ns, u64 limit_ns);
+u64 emul_spin_ns(s64 gap_ns, u32 scale);
 u32 emul_transition_uj(const struct emul_pkg_model *m, enum emul_core_type t,
 		       unsigned int state);
 u64 emul_cycles(const struct emul_pkg_model *m, enum emul_core_type t,
@@ -240,11 +241,28 @@ void emul_model_status(struct emul_status *st);
  * struct emul_cpu_work - what one CPU did since the model started
  * @cycles: the integral of its frequency over its busy time
  * @busy_ns: its busy time
+ * @sat_cycles: @cycles of the intervals in which it was busy for at least
+ *	EMUL_SAT_PCT percent of the time (a long burst, not a short wake-up)
+ * @sat_busy_ns: @busy_ns of those intervals
+ * @spin_ns: the part of @busy_ns the cycle stealer spent spinning
+ * @forgiven_ns: the stealer's gap written off (emul_spin_gap_ns()):
+ *	negative for spinning the model did not ask for, positive for work
+ *	it did not charge
+ *
+ * With the stealer exact, @cycles is the CPU's time busy less @spin_ns at
+ * its type's top frequency: the frequency's cost is all in the spin.
  */
 struct emul_cpu_work {
 	u64 cycles;
 	u64 busy_ns;
+	u64 sat_cycles;
+	u64 sat_busy_ns;
+	u64 spin_ns;
+	s64 forgiven_ns;
 };
+
+/* A model interval in which a CPU was busy this much counts as saturated. */
+#define EMUL_SAT_PCT	90
 
 void emul_model_cpu_work(int cpu, struct emul_cpu_work *work);
 

@@ -623,21 +623,28 @@ static int emul_start_model(void)
 }
 
 /*
- * Per CPU, with the model on, its work: cycles (millions) and busy time
- * (ms) since the model started; zeroes with it off.
+ * Per CPU, with the model on, its work since the model started: cycles
+ * (millions) and busy time (ms), the same for its saturated intervals
+ * (struct emul_cpu_work), the cycle stealer's spinning and the gap it
+ * wrote off (ms); zeroes with it off. Readers go by the header's names.
  */
 static int emul_cpus_show(struct seq_file *m, void *unused)
 {
 	struct emul_cpu_work work = {};
 	int cpu;
 
-	seq_puts(m, "cpu type mcycles busy_ms\n");
+	seq_puts(m, "cpu type mcycles busy_ms sat_mcycles sat_busy_ms spin_ms forgiven_ms\n");
 	mutex_lock(&emul_param_lock);
 	for_each_possible_cpu(cpu) {
 		if (power_model)
 			emul_model_cpu_work(cpu, &work);
-		seq_printf(m, "%d %s %llu %llu\n", cpu, emul_type_names[emul_types[cpu]],
-			   div_u64(work.cycles, 1000000), div_u64(work.busy_ns, NSEC_PER_MSEC));
+		seq_printf(m, "%d %s %llu %llu %llu %llu %llu %lld\n", cpu,
+			   emul_type_names[emul_types[cpu]],
+			   div_u64(work.cycles, 1000000), div_u64(work.busy_ns, NSEC_PER_MSEC),
+			   div_u64(work.sat_cycles, 1000000),
+			   div_u64(work.sat_busy_ns, NSEC_PER_MSEC),
+			   div_u64(work.spin_ns, NSEC_PER_MSEC),
+			   div_s64(work.forgiven_ns, NSEC_PER_MSEC));
 	}
 	mutex_unlock(&emul_param_lock);
 	return 0;

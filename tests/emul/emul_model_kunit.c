@@ -302,14 +302,37 @@ static void ewma_steps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, emul_ewma_mw(1000, 2000, 0, 0), 2000U);
 }
 
-static void steal_for_lower_frequency(struct kunit *test)
+static void spin_pays_the_gap(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, emul_steal_ns(MS, EMUL_SCALE), 0ULL);
-	KUNIT_EXPECT_EQ(test, emul_steal_ns(MS, 512), MS);
-	KUNIT_EXPECT_EQ(test, emul_steal_ns(MS, 768), 333333ULL);
+	s64 forgiven = 0;
+
+	/* Paid for: no gap, nothing written off. */
+	KUNIT_EXPECT_EQ(test, emul_spin_gap_ns(3 * MS, 3 * MS, &forgiven, 8 * MS), 0LL);
+	KUNIT_EXPECT_EQ(test, forgiven, 0LL);
+	/* 2 ms of work, 1 ms paid for; behind the model by 1 ms. */
+	KUNIT_EXPECT_EQ(test, emul_spin_gap_ns(2 * MS, MS, &forgiven, 8 * MS), (s64)MS);
+	KUNIT_EXPECT_EQ(test, emul_spin_gap_ns(MS, 2 * MS, &forgiven, 8 * MS), -(s64)MS);
+	KUNIT_EXPECT_EQ(test, forgiven, 0LL);
+	/* 20 ms behind: 12 ms written off, and remembered. */
+	KUNIT_EXPECT_EQ(test, emul_spin_gap_ns(MS, 21 * MS, &forgiven, 8 * MS), -8 * (s64)MS);
+	KUNIT_EXPECT_EQ(test, forgiven, -12 * (s64)MS);
+	KUNIT_EXPECT_EQ(test, emul_spin_gap_ns(MS, 21 * MS, &forgiven, 8 * MS), -8 * (s64)MS);
+	/* 30 ms more work unpaid: the gap is 22 ms, 14 ms of it written off. */
+	KUNIT_EXPECT_EQ(test, emul_spin_gap_ns(31 * MS, 21 * MS, &forgiven, 8 * MS), 8 * (s64)MS);
+	KUNIT_EXPECT_EQ(test, forgiven, 2 * (s64)MS);
+}
+
+static void spin_closes_the_gap(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, emul_spin_ns(0, 512), 0ULL);
+	KUNIT_EXPECT_EQ(test, emul_spin_ns(-(s64)MS, 512), 0ULL);
+	KUNIT_EXPECT_EQ(test, emul_spin_ns(MS, EMUL_SCALE), MS);
+	/* At half the frequency a spin earns half its length: 2 ms for 1. */
+	KUNIT_EXPECT_EQ(test, emul_spin_ns(MS, 512), 2 * MS);
+	KUNIT_EXPECT_EQ(test, emul_spin_ns(MS, 768), 1333333ULL);
 	/* Scales out of range are clamped, never a division by zero. */
-	KUNIT_EXPECT_EQ(test, emul_steal_ns(MS, 0), 1023 * MS);
-	KUNIT_EXPECT_EQ(test, emul_steal_ns(MS, 4096), 0ULL);
+	KUNIT_EXPECT_EQ(test, emul_spin_ns(MS, 0), 1024 * MS);
+	KUNIT_EXPECT_EQ(test, emul_spin_ns(MS, 4096), MS);
 }
 
 static struct kunit_case emul_model_cases[] = {
@@ -328,7 +351,8 @@ static struct kunit_case emul_model_cases[] = {
 	KUNIT_CASE(unknown_part),
 	KUNIT_CASE(scale_fits_the_limit),
 	KUNIT_CASE(ewma_steps),
-	KUNIT_CASE(steal_for_lower_frequency),
+	KUNIT_CASE(spin_pays_the_gap),
+	KUNIT_CASE(spin_closes_the_gap),
 	{}
 };
 

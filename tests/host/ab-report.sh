@@ -7,7 +7,8 @@
 # latencies cut by block from rt-app logs, a round without keystrokes
 # dropped, and the io-qd1 reader (the device's requests, fio's status
 # dumps between text lines), the intervals of the secondary figures, the
-# sensitivity tables and the keystrokes' elasticity to the frequency.
+# sensitivity tables and the keystrokes' elasticity to the frequency;
+# and bench/ab.sh's order of the arms in each round.
 # Runs on the host in a second.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -131,9 +132,12 @@ head = ("# Policy : SCHED_OTHER priority : 0\n#idx     perf      run   period"
         "   c_period     wu_lat\n")
 src, workers, blocks, t = [], [[], [], []], [], 10_000_000
 for r in range(2):
-    for arm, scale, mc in (("teo", 1000, 1000), ("slow", 2000, 500)):
+    for arm, scale, mc, sat, spin in (("teo", 1000, 1000, 400, 200), ("slow", 2000, 500, 100, 500)):
         blocks.append(f"round={r} pos=0 arm={arm} a_time_us={t} a_energy_uj=0 "
                       f"a_mcycles=0,0,0,0 a_busy_ms=0,0,0,0 b_time_us={t + 1000000} "
+                      "a_sat_mcycles=0,0,0,0 a_sat_busy_ms=0,0,0,0 a_spin_ms=0,0,0,0 "
+                      f"b_sat_mcycles={sat},{sat},0,0 b_sat_busy_ms=500,500,0,0 "
+                      f"b_spin_ms={spin},{spin},0,0 "
                       f"b_energy_uj=1000000 b_mcycles={mc},{mc},0,0 "
                       f"b_busy_ms=1000,1000,0,0 a_state_usage=5,10,20 a_state_us=7,0,0 "
                       "b_state_usage=5,1210,120 b_state_us=7,300000,300000\n")
@@ -180,7 +184,10 @@ EOF
 # not entered, no residency. Every log ends in a cut-off line, left out.
 # Each burst's run event took 1 ms (rt-app's run column): the wake-up is
 # the rest, 0..9 ms (teo) and 1..19 ms (slow), p50 4 and 9 ms; the burst
-# times the scale 1 and 0.5 ms.
+# times the scale 1 and 0.5 ms. Saturated intervals: 500 ms a CPU at 400
+# and 100 Mcycles, scale 0.8 and 0.2 (burst times it: 0.8 and 0.2 ms);
+# the stealer spun 200 and 500 ms a CPU: 2000 model Mcycles over 1600
+# unspun, 1.25 (teo), 1000 over 1000, 1.0 (slow).
 # Without A/A arms there is no verdict on trust, and the exit status is 0.
 typing "$T/c"
 typing_read() {
@@ -199,7 +206,9 @@ ok = (t["mean"] == 10.0 and w["mean"] == 20.0 and t["details"]["key_p50_ms"] == 
       t["details"]["res_us_POLL"] is None and
       t["details"]["key_burst_p50_ms"] == 1.0 and t["details"]["key_wake_p50_ms"] == 4.0 and
       w["details"]["key_wake_p50_ms"] == 9.0 and t["details"]["key_burst_x_scale_ms"] == 1.0 and
-      w["details"]["key_burst_x_scale_ms"] == 0.5)
+      w["details"]["key_burst_x_scale_ms"] == 0.5 and t["details"]["sat_scale"] == 0.8 and
+      w["details"]["sat_scale"] == 0.2 and t["details"]["key_burst_x_sat_scale_ms"] == 0.8 and
+      t["details"]["spin_fidelity"] == 1.25 and w["details"]["spin_fidelity"] == 1.0)
 sys.exit(0 if ok else 1)' "$T/c/r.json"
 }
 ok "typing: keystrokes cut by block, guest-time latency (not stretched twice), p99 by nearest rank" typing_read
@@ -428,5 +437,26 @@ EOF
 }
 mkdir -p "$T/i"
 ok "typing-rtapp.py: empty unit of work and chatter as ab.sh passes them, chatter threads, same keys" rtapp_args
+
+# ab.sh --order: for 2 to 8 arms, over N rounds (2N for odd N) every arm
+# runs equally often in every position, and directly after every other
+# arm equally often (a Williams design); a plain rotation fails the
+# second (teo2 always after teo).
+arm_order_balanced() {
+	local n
+	for n in 1 2 3 4 5 6 7 8; do
+		bash "$TOP/bench/ab.sh" --order "$n" $((n % 2 ? 2 * n : n)) |
+			python3 -c '
+import collections, sys
+n = int(sys.argv[1])
+rows = [list(map(int, l.split())) for l in sys.stdin]
+pos = collections.Counter((i, a) for r in rows for i, a in enumerate(r))
+after = collections.Counter((r[i], r[i + 1]) for r in rows for i in range(n - 1))
+ok = (all(sorted(r) == list(range(n)) for r in rows) and len(set(pos.values())) == 1 and
+      len(pos) == n * n and (n == 1 or (len(after) == n * (n - 1) and len(set(after.values())) == 1)))
+sys.exit(0 if ok else 1)' "$n" || { echo "# $n arms not balanced"; return 1; }
+	done
+}
+ok "ab.sh --order: every arm in every position and after every other arm equally often" arm_order_balanced
 
 done_testing

@@ -325,12 +325,17 @@ limited_more_work() {
 physics_result "limited: ... and its measured throughput, at least its frequency gain less 5 points (>= +5%)" \
 	limited_more_work
 
-# Far from the limit, with and without turbo ratio limits.
+# Far from the limit, with and without turbo ratio limits; one busy
+# P-core, as under the limit: with two, each one's spin left its
+# instructions to the other, and how much of the frequency reached the
+# ops depended on whether their spins overlapped (with the cycle stealer
+# paying the model's frequency exactly, 2026-12-06, the two P-cores' ops
+# at 91% and at 97% of the top frequency were the same: 12348 and 12330).
 echo 500000 >$P/pl2_mw
 echo 500000 >$P/pl1_mw
 echo 0 >$P/turbo_by_active
 flat_ok=0
-compare "1" "3 4 5" && flat_ok=1
+compare "1" "3 4 5" 0 && flat_ok=1
 ktap_print_msg "unlimited, flat turbo: C1-only $s_ops ops (scale $s_scale), C6+ $d_ops ops (scale $d_scale)"
 # unchanged LO HI: both runs ran, and the deep run's ops are within [LO,
 # HI] percent of the shallow run's.
@@ -342,10 +347,11 @@ physics_result "unlimited, no turbo ratio limits: deeper idle changes nothing (w
 	unchanged 97 103
 echo 1 >$P/turbo_by_active
 turbo_ok=0
-compare "1" "3 4 5" && turbo_ok=1
+compare "1" "3 4 5" 0 && turbo_ok=1
 ktap_print_msg "unlimited, turbo ratio limits: C1-only $s_ops ops (scale $s_scale), C6+ $d_ops ops (scale $d_scale)"
-# 6 active cores cap at 91%, 2 at 100% (the test's own sampling wakes an
-# E-core now and then, so the deep run averages a little less).
+# 5 active cores (CPU 0 and the E-cores in C1) cap at 91%, 1 or 2 at
+# 100% (the test's own sampling wakes an E-core now and then, so the deep
+# run averages a little less).
 turbo_gain() {
 	[ $turbo_ok = 1 ] || return 2
 	[ "$d_scale" -gt "$s_scale" ] &&
