@@ -47,6 +47,9 @@ def analyse_idle(results, bench):
                 "periods": s["periods"],
                 "oracle_energy_regret_pct": s["oracle_energy_regret_pct"],
                 "oracle_latency_regret_us": s["oracle_latency_regret_us"],
+                "exit_latency_p50_us": s["exit_latency_p50_us"],
+                "exit_latency_p99_us": s["exit_latency_p99_us"],
+                "latency_regret_p99_us": s["latency_regret_p99_us"],
                 "too_deep_pct": round(100.0 * sum(c["too_deep"] for c in s["states"].values()) / n, 2),
                 "too_shallow_pct": round(100.0 * sum(c["too_shallow"] for c in s["states"].values()) / n, 2),
                 "states": s["states"],
@@ -193,14 +196,22 @@ def report(data):
                "model's, which vary with the voltage: " + power_figures(data) + ". Too deep: "
                "the period was shorter than the state's target residency; too "
                "shallow: a deeper state's target fitted. Latency regret: exit latency "
-               "paid beyond the oracle's state, per period.", ""]
+               "paid beyond the oracle's state, per period. Exit p50/p99: the "
+               "latency the governor added to each wake-up (the chosen state's exit "
+               "latency), from the trace; wake p99: cyclictest's measured wake-up "
+               "latency of the same run (the table above), for comparison.", ""]
         for scenario, govs in ia.items():
+            measured = sc.get(scenario, {})
             md += [f"### {scenario}", ""]
             md.append(table(
                 ["governor", "periods", "energy regret %", "latency regret us/period",
+                 "regret p99 us", "exit p50 us", "exit p99 us", "wake p99 us",
                  "too deep %", "too shallow %", "plots"],
                 [[g, v["periods"], fmt(v["oracle_energy_regret_pct"], ".2f"),
-                  fmt(v["oracle_latency_regret_us"], ".1f"), v["too_deep_pct"],
+                  fmt(v["oracle_latency_regret_us"], ".1f"),
+                  fmt(v.get("latency_regret_p99_us")), fmt(v.get("exit_latency_p50_us")),
+                  fmt(v.get("exit_latency_p99_us")),
+                  fmt(measured.get(g, {}).get("wake_lat_p99_us")), v["too_deep_pct"],
                   v["too_shallow_pct"], f"[{v['plots']}]({v['plots']}/residency.png)"]
                  for g, v in govs.items()]))
             md.append("")

@@ -145,9 +145,9 @@ for r in range(2):
             sent = t + i * 100000
             src.append((sent - 100, sent))
             workers[(len(src) - 1) % 3].append(
-                (sent + 10, sent + (i + 1) * scale))
+                (sent - 50, sent + (i + 1) * scale))
         src.append((t + 1500000, t + 1600000))          # between blocks
-        workers[(len(src) - 1) % 3].append((t + 1600010, t + 1700000))
+        workers[(len(src) - 1) % 3].append((t + 1599950, t + 1700000))
         t += 2000000
 
 
@@ -212,6 +212,34 @@ ok = (t["mean"] == 10.0 and w["mean"] == 20.0 and t["details"]["key_p50_ms"] == 
 sys.exit(0 if ok else 1)' "$T/c/r.json"
 }
 ok "typing: keystrokes cut by block, guest-time latency (not stretched twice), p99 by nearest rank" typing_read
+
+# A lost key: in round 0's teo block (keys i = 0..9 sent at 100 ms steps,
+# latency i + 1 ms), worker 0 is still in key 0's burst when key 3 comes
+# (it now ends 5 ms after key 3 was sent), and the worker has no row for
+# key 3. Key 3 is lost and counted; key 6 keeps its own burst: the block's
+# latencies are 2, 3, 5, 6, 7, 8, 9, 10 and 305 ms, p50 (5th of 9) 7 ms,
+# round 1's 5 ms. Pairing by index gave key 3 key 6's burst, key 6 key
+# 9's, and so on.
+lost_key() {
+	typing "$T/lk"
+	python3 - "$T/lk/ab/typing-6w/rtapp/typing-key0-3.log" <<'EOF2' || return 1
+import sys
+f = sys.argv[1]
+lines = open(f).read().split("\n")
+row = lines[2].split()             # key 0's row: idx perf run period start end ...
+row[5] = str(10_300_000 + 5000)
+row[3] = str(int(row[5]) - int(row[4]))
+lines[2] = " ".join(row)
+del lines[3]                       # key 3's row
+open(f, "w").write("\n".join(lines))
+EOF2
+	report "$T/lk" || { cat "$T/lk/out"; return 1; }
+	python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["ab"]["typing-6w"]["arms"]["teo"]["details"]
+sys.exit(0 if (t["keys_lost"], t["keys"], t["key_p50_ms"]) == (0.5, 9.5, 6.0) else 1)' "$T/lk/r.json"
+}
+ok "typing: a key whose worker was still busy is lost and counted, the other keys keep their bursts" lost_key
 
 # The same run with round 1's blocks moved to a time no keystroke was
 # sent: round 1 has no value, is dropped and named; the JSON stays JSON

@@ -42,6 +42,8 @@ done
 #  C1 for 1001 us: 1000 us, C6 fits: too shallow. C1 500, C6 230 uJ:
 #     oracle C6; no latency regret.
 # Spent 782.5 uJ, oracle 355 uJ: regret 120.423%; latency 99/3 = 33 us.
+# Exit latencies 1, 1, 100 us: p50 1, p99 (the 3rd of 3) 100; regrets 0,
+# 0, 99: p99 99.
 # A cpu_idle_miss on C6, a budget select that moved C1 to C6, an unknown
 # event and a period on CPU 1 left open at the end (not counted).
 cat >"$T/idle.ftrace" <<'EOF'
@@ -82,6 +84,8 @@ idle_right() {
 		abs(j["oracle_energy_regret_pct"] - 120.423) < 0.001 and
 		j["power_assumed"] == ["POLL"] and
 		abs(j["oracle_latency_regret_us"] - 33.0) < 0.001 and
+		j["exit_latency_p50_us"] == 1 and j["exit_latency_p99_us"] == 100 and
+		j["latency_regret_p99_us"] == 99 and
 		j["states"]["C6"]["kernel_miss_above"] == 1 and
 		j["states"]["C6"]["budget_biased"] == 1 and
 		j["cpus"]["1"]["periods"] == 0'
