@@ -24,7 +24,9 @@
 #               metric the P-cores' cycles per second (higher is better)
 #   typing-6w   jsl-6w, 4 CPUs: bench/typing-rtapp.py's keystrokes, frames and
 #               background timers under rt-app (logs in rtapp/, the key
-#               gaps in plan); primary metric the keystrokes' p90 latency,
+#               gaps of one measured block's length in plan, repeated: every
+#               block holds the same keys and frames); primary metric the
+#               keystrokes' p90 latency,
 #               key to end of its burst (lower is better; about 55 keys a
 #               block: their p99 is the slowest, see ab-report.py)
 #   typing-9w   the same on adl-u-9w, 6 CPUs
@@ -56,7 +58,9 @@
 # and at 100 the load's one CPU on average would saturate the guest),
 # for io-qd1 lat_min_us (200) and lat_max_us (800: an eMMC/SATA-class
 # device, see bench/README.md); emul.NAME=VALUE passes
-# any other parameter to emul_idle (emul.p_leak_mw=500, say); variant=TAG
+# any other parameter to emul_idle (emul.p_leak_mw=500, say),
+# budget.NAME=VALUE one to cpuidle_budget (budget.sample_period_ms=1000);
+# variant=TAG
 # writes to ab/SCENARIO@TAG instead, one point of a sensitivity sweep.
 
 # arm_order N ROUND: the arms' indices, 0..N-1, in ROUND's order, one a
@@ -105,7 +109,7 @@ SCENARIO=${1:?usage: ab.sh SCENARIO [rounds=N] [settle=S] [measure=S] [arms=A,B]
 shift
 ROUNDS=5 SETTLE=6 MEASURE=6 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
 LOAD_PID='' LOAD_THREADS=0 FIO_PID=''
-EMUL_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=200 LAT_MAX_US=800
+EMUL_ARGS=() BUDGET_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=200 LAT_MAX_US=800
 NS_PER_LOOP='' CHATTER=0
 for kv in "$@"; do
 	case $kv in
@@ -123,6 +127,7 @@ for kv in "$@"; do
 	lat_min_us=*) LAT_MIN_US=${kv#*=} ;;
 	lat_max_us=*) LAT_MAX_US=${kv#*=} ;;
 	emul.*=*) EMUL_ARGS+=("${kv#emul.}") ;;
+	budget.*=*) BUDGET_ARGS+=("${kv#budget.}") ;;
 	variant=*) VARIANT=${kv#*=} ;;
 	*) echo "ab.sh: unknown setting $kv" >&2; exit 1 ;;
 	esac
@@ -186,7 +191,7 @@ fi
 modprobe emul_idle part=$part power_model=1 \
 	${PL1_WINDOW_MS:+pl1_window_ms=$PL1_WINDOW_MS} ${PL1_MW:+pl1_mw=$PL1_MW} \
 	${PL2_MW:+pl2_mw=$PL2_MW} "${EMUL_ARGS[@]}" || die "emul_idle"
-modprobe cpuidle_budget allow_override=1 || die "cpuidle_budget"
+modprobe cpuidle_budget allow_override=1 "${BUDGET_ARGS[@]}" || die "cpuidle_budget"
 modprobe emul_budget || die "emul_budget"
 mkdir -p "$OUT" || die "no results directory"
 
@@ -206,7 +211,8 @@ load_start() {
 		mkdir -p "$OUT/rtapp"
 		python3 "$CB_TOP/bench/typing-rtapp.py" "$SEED" "$WPM" \
 			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) * 3 / 2 + 60 )) \
-			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" "$NS_PER_LOOP" "$CHATTER" >typing.json ||
+			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" "$NS_PER_LOOP" "$CHATTER" "$MEASURE" \
+			>typing.json ||
 			die "typing-rtapp.py"
 		rt-app typing.json >"$OUT/rt-app.out" 2>&1 &
 		LOAD_PID=$! LOAD_THREADS=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tasks"]))' <typing.json)
@@ -283,6 +289,7 @@ edge() {
 	echo "scenario $SCENARIO"
 	echo "variant ${VARIANT:--}"
 	echo "emul_args ${EMUL_ARGS[*]:--}"
+	echo "budget_args ${BUDGET_ARGS[*]:--}"
 	echo "part $part"
 	echo "primary $primary"
 	echo "rounds $ROUNDS"
@@ -291,6 +298,7 @@ edge() {
 	echo "arms ${ARMS[*]}"
 	echo "seed $SEED"
 	echo "wpm $WPM"
+	echo "typing_period_s $MEASURE"
 	echo "work_pct $WORK_PCT"
 	echo "rtapp_ns_per_loop ${NS_PER_LOOP:--}"
 	echo "chatter $CHATTER"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""typing-rtapp.py SEED WPM SECONDS WORK_PCT LOGDIR PLAN [NS_PER_LOOP [CHATTER]]: rt-app's typing load.
+"""typing-rtapp.py SEED WPM SECONDS WORK_PCT LOGDIR PLAN [NS_PER_LOOP [CHATTER [PERIOD]]]: rt-app's typing load.
 
 The Chromebook case of the 2025 menu revert (a Google Docs typing test at
 60/90/120 words per minute on 4-CPU 6 W Jasper Lake parts), as threads
@@ -33,6 +33,15 @@ the scrolls of 1-3 s every 5-15 s of 2026-12-05, a block held anything
 from none to 3 s of scrolling, and its frame misses said where the
 scrolls fell more than what the governor did.
 
+With PERIOD (seconds), the keys and the frames' light and scroll phases
+are drawn for PERIOD seconds only and repeat for the whole run: the gaps
+sum to exactly PERIOD (the last one takes what is left), the frame
+phases to the whole frames nearest to it. The bench measures blocks of
+PERIOD seconds, so every block, whatever its phase, holds the same keys
+and frames: its arms compare on the same load, not on whichever
+stretch of typing (a pause, a scroll) fell into their block. Without it
+the plan runs once, SECONDS long.
+
 Work is in rt-app's calibrated microseconds at full speed, times
 WORK_PCT / 100. NS_PER_LOOP fixes rt-app's unit of work (its
 "calibration", ns per loop at full speed); without it rt-app calibrates
@@ -57,6 +66,7 @@ are what the guest can afford, not the Chromebooks' full rate.
 """
 
 import json
+import math
 import random
 import sys
 
@@ -67,8 +77,9 @@ BG_US, BG_PERIOD_US = 4000, 50000
 GC_US, GC_PERIOD_US = 60000, 1000000
 
 
-def keystrokes(rng, wpm, seconds):
-    """Gaps (us) between keys for about SECONDS of typing."""
+def keystrokes(rng, wpm, seconds, exact=False):
+    """Gaps (us) between keys for about SECONDS of typing; with EXACT,
+    summing to SECONDS exactly."""
     mean = 60e6 / (wpm * 5)
     gaps, t, words, next_pause = [], 0.0, 0, rng.randint(8, 15)
     while t < seconds * 1e6:
@@ -82,11 +93,34 @@ def keystrokes(rng, wpm, seconds):
             gaps[-1] += int(pause)
             t += pause
             words, next_pause = 0, rng.randint(8, 15)
+    if exact:
+        period, kept, t = int(seconds * 1e6), [], 0
+        for gap in gaps:
+            if t + gap > period:
+                break
+            kept.append(gap)
+            t += gap
+        # What is left is the last gap, or part of the one before when
+        # it would be a key too close to the next period's first.
+        if kept and period - t < 0.5 * mean:
+            kept[-1] += period - t
+        else:
+            kept.append(period - t)
+        gaps = kept
     return gaps
 
 
-def frames(rng, seconds, scale):
-    """Phases of the frame thread: light frames, and scrolls between."""
+def frames(rng, seconds, scale, exact=False):
+    """Phases of the frame thread: light frames, and scrolls between;
+    with EXACT, one light and one scroll phase, in whole frames nearest
+    to SECONDS."""
+    if exact:
+        total = round(seconds * 1e6 / FRAME_PERIOD_US)
+        scroll = min(total - 1, max(1, round(rng.uniform(0.5, 1) * 1e6 / FRAME_PERIOD_US)))
+        return {name: {"loop": n, "run": scale(work),
+                       "timer": {"ref": "frame", "period": FRAME_PERIOD_US}}
+                for name, n, work in (("light0", total - scroll, FRAME_US),
+                                      ("scroll0", scroll, SCROLL_FRAME_US))}
     phases, t, i = {}, 0.0, 0
     while t < seconds:
         light, scroll = rng.uniform(2.5, 5), rng.uniform(0.5, 1)
@@ -114,25 +148,31 @@ def ipc_events(rng, scale, n=512):
 
 
 def main():
-    if len(sys.argv) not in (7, 8, 9):
+    if len(sys.argv) not in (7, 8, 9, 10):
         sys.exit(__doc__)
     seed, wpm, seconds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     work_pct, logdir, plan = int(sys.argv[4]), sys.argv[5], sys.argv[6]
     calibration = int(sys.argv[7]) if len(sys.argv) >= 8 and sys.argv[7] else "CPU0"
-    chatter = int(sys.argv[8]) if len(sys.argv) == 9 and sys.argv[8] else 0
+    chatter = int(sys.argv[8]) if len(sys.argv) >= 9 and sys.argv[8] else 0
+    period = int(sys.argv[9]) if len(sys.argv) == 10 and sys.argv[9] else 0
     rng = random.Random(seed)
 
     def scale(us):
         return max(1, us * work_pct // 100)
 
-    gaps = keystrokes(rng, wpm, seconds)
+    gaps = keystrokes(rng, wpm, period or seconds, exact=bool(period))
     with open(plan, "w") as f:
         f.write("".join(f"{g}\n" for g in gaps))
+    # A period's keys go to the workers in turn, across periods too.
+    workers = KEY_WORKERS // math.gcd(len(gaps), KEY_WORKERS)
+    repeat = -1 if period else 1
     tasks = {
-        "source": {"loop": 1, "phases": {
+        "source": {"loop": repeat, "phases": {
             f"k{i}": {"loop": 1, "sleep": g, "run": 20,
-                      "resume": f"key{i % KEY_WORKERS}"} for i, g in enumerate(gaps)}},
-        "frame": {"loop": 1, "phases": frames(rng, seconds, scale)},
+                      "resume": f"key{i % KEY_WORKERS}"}
+            for i, g in enumerate(gaps * (workers if period else 1))}},
+        "frame": {"loop": repeat, "phases": frames(rng, period or seconds, scale,
+                                                   exact=bool(period))},
         "gc": {"loop": -1, "run": scale(GC_US),
                "timer": {"ref": "gc", "period": GC_PERIOD_US}},
     }

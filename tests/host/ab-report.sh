@@ -481,6 +481,31 @@ EOF
 mkdir -p "$T/i"
 ok "typing-rtapp.py: empty unit of work and chatter as ab.sh passes them, chatter threads, same keys" rtapp_args
 
+# PERIOD 6 (as ab.sh passes its measured block's length): the plan's gaps
+# sum to exactly 6 s and the source repeats them (three times in one loop
+# when their count is not a multiple of the 3 workers, so that key k
+# still goes to worker k % 3 across periods); the frame thread repeats
+# one light and one scroll phase of 360 frames (6 s at 60 Hz).
+rtapp_periodic() {
+	python3 "$TOP/bench/typing-rtapp.py" 1 120 100 50 "$T/i" "$T/i/planp" "" "" 6 >"$T/ip.json" &&
+		python3 - "$T/ip.json" "$T/i/planp" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+plan = [int(x) for x in open(sys.argv[2])]
+src, fr = d["tasks"]["source"], d["tasks"]["frame"]
+ph = list(src["phases"].values())
+n = len(plan)
+ok = (sum(plan) == 6_000_000 and 40 <= n <= 80 and src["loop"] == -1 and
+      len(ph) % 3 == 0 and len(ph) % n == 0 and
+      [p["sleep"] for p in ph] == plan * (len(ph) // n) and
+      [p["resume"] for p in ph] == [f"key{i % 3}" for i in range(len(ph))] and
+      fr["loop"] == -1 and sum(p["loop"] for p in fr["phases"].values()) == 360 and
+      list(fr["phases"]) == ["light0", "scroll0"] and d["global"]["duration"] == 100)
+sys.exit(0 if ok else 1)
+EOF
+}
+ok "typing-rtapp.py: with a period, the keys and frames of one period, repeated" rtapp_periodic
+
 # ab.sh --order: for 2 to 8 arms, over N rounds (2N for odd N) every arm
 # runs equally often in every position, and directly after every other
 # arm equally often (a Williams design); a plain rotation fails the
