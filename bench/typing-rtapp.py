@@ -163,14 +163,16 @@ def main():
     gaps = keystrokes(rng, wpm, period or seconds, exact=bool(period))
     with open(plan, "w") as f:
         f.write("".join(f"{g}\n" for g in gaps))
-    # A period's keys go to the workers in turn, across periods too.
-    workers = KEY_WORKERS // math.gcd(len(gaps), KEY_WORKERS)
+    # The source loops over as many periods as it takes for the next key
+    # to go to worker 0 again, so that key k goes to worker k % 3 across
+    # periods too.
+    periods = KEY_WORKERS // math.gcd(len(gaps), KEY_WORKERS) if period else 1
     repeat = -1 if period else 1
     tasks = {
         "source": {"loop": repeat, "phases": {
             f"k{i}": {"loop": 1, "sleep": g, "run": 20,
                       "resume": f"key{i % KEY_WORKERS}"}
-            for i, g in enumerate(gaps * (workers if period else 1))}},
+            for i, g in enumerate(gaps * periods)}},
         "frame": {"loop": repeat, "phases": frames(rng, period or seconds, scale,
                                                    exact=bool(period))},
         "gc": {"loop": -1, "run": scale(GC_US),

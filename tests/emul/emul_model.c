@@ -794,8 +794,8 @@ void emul_model_status(struct emul_status *st)
  * @work: filled in: its cycles, the integral of its frequency over its busy
  *	time (the cycle stealer's spinning included: it stands for the work's
  *	own slower cycles), that busy time, the same two for its saturated
- *	intervals, and the time spent spinning, up to now (to within a
- *	jiffy); zeroes when the model is not running
+ *	intervals, the time spent spinning and the gap written off, up to
+ *	now (to within a jiffy); zeroes when the model is not running
  *
  * Unlike anything measured in the guest, neither depends on how QEMU
  * shares the host between the vCPUs.
