@@ -20,6 +20,7 @@
 #define CPUIDLE_BUDGET_HAS_LIMIT	BIT(1)
 #define CPUIDLE_BUDGET_HAS_THROTTLE	BIT(2)
 #define CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE	BIT(3)
+#define CPUIDLE_BUDGET_HAS_TURBO_LIMIT	BIT(4)
 
 /**
  * struct cpuidle_budget_reading - a package's power counters at one instant
@@ -30,19 +31,32 @@
  * @throttled_us: time the package was held below the performance it was
  *	asked for, to stay within its power limits, since an arbitrary
  *	origin; never goes backwards
- * @limit_mw: the package power limit in force now, 0 for none
- * @limit_active: the hardware (or firmware) says the limit is being
+ * @limit_mw: the package's long-term power limit (RAPL's PL1) in force
+ *	now, 0 for none
+ * @limit_window_us: the time constant over which @limit_mw holds the
+ *	average power (RAPL's PL1 time window), 0 if not known
+ * @short_limit_mw: the short-term limit (RAPL's PL2), 0 for none
+ * @limit_active: the hardware (or firmware) says a power limit is being
  *	enforced right now
+ * @turbo_limited: the hardware says the busy CPUs run below the frequency
+ *	they asked for because of the turbo ratio limit for the number of
+ *	active cores, not because of a power limit
  *
  * The governor takes differences of the cumulative fields between two
  * readings itself, so a source needs no notion of the sampling window.
+ * @limit_window_us and @short_limit_mw come with CPUIDLE_BUDGET_HAS_LIMIT;
+ * the two status bits are what the hardware says at the moment of the
+ * reading, and the governor averages them over its samples.
  */
 struct cpuidle_budget_reading {
 	unsigned int valid;
 	u64 energy_uj;
 	u64 throttled_us;
 	u32 limit_mw;
+	u64 limit_window_us;
+	u32 short_limit_mw;
 	bool limit_active;
+	bool turbo_limited;
 };
 
 /**

@@ -476,6 +476,7 @@ static struct {
 	u32 last_mw;
 	u32 scale;
 	bool limited;
+	bool turbo_limited;
 	const struct emul_pkg_model *m;
 	const enum emul_core_type *types;
 	u32 pl1_mw, pl2_mw;
@@ -560,7 +561,7 @@ static void emul_fill_window(u64 len_ns)
 static void emul_model_update(void)
 {
 	u64 now, len, pj;
-	u32 power, allowed, cap, scale;
+	u32 power, allowed, cap, scale, turbo, requested;
 	unsigned long flags;
 	unsigned int i;
 
@@ -612,11 +613,14 @@ static void emul_model_update(void)
 
 	/* Turbo up to PL2 while the long average is under PL1. */
 	allowed = emul.ewma1_mw < emul.pl1_mw ? emul.pl2_mw : emul.pl1_mw;
-	cap = min(emul_turbo_cap(emul.m, emul_active_cores(emul.m, &emul.w)),
-		  emul_requested_scale(&emul.w));
+	turbo = emul_turbo_cap(emul.m, emul_active_cores(emul.m, &emul.w));
+	requested = emul_requested_scale(&emul.w);
+	cap = min(turbo, requested);
 	scale = emul_scale_for_power(emul.m, &emul.w, cap, allowed);
 	WRITE_ONCE(emul.scale, scale);
 	emul.limited = scale < cap;
+	/* What MSR_CORE_PERF_LIMIT_REASONS' Max Turbo Limit status says. */
+	emul.turbo_limited = !emul.limited && turbo < requested;
 	emul.intervals++;
 	emul.max_len_ns = max(emul.max_len_ns, len);
 	spin_unlock_irqrestore(&emul.lock, flags);
@@ -833,11 +837,15 @@ int emul_platform_read(unsigned int pkg, int cpu, struct cpuidle_budget_reading 
 	spin_lock_irqsave(&emul.lock, flags);
 	r->energy_uj = emul.energy_uj;
 	r->throttled_us = emul.throttled_us;
-	r->limit_mw = min(emul.pl1_mw, emul.pl2_mw);
+	r->limit_mw = emul.pl1_mw;
+	r->limit_window_us = div_u64(emul.tau1_ns, NSEC_PER_USEC);
+	r->short_limit_mw = emul.pl2_mw;
 	r->limit_active = emul.limited;
+	r->turbo_limited = emul.turbo_limited;
 	spin_unlock_irqrestore(&emul.lock, flags);
 	r->valid = CPUIDLE_BUDGET_HAS_ENERGY | CPUIDLE_BUDGET_HAS_LIMIT |
-		   CPUIDLE_BUDGET_HAS_THROTTLE | CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE;
+		   CPUIDLE_BUDGET_HAS_THROTTLE | CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE |
+		   CPUIDLE_BUDGET_HAS_TURBO_LIMIT;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(emul_platform_read);

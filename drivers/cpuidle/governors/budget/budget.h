@@ -29,6 +29,8 @@ struct kernel_param;
  * @early: decayed weight of periods that ended early (before the timer
  *	the CPU slept for, and not by the tick), by the deepest state whose
  *	target residency the period still reached
+ * @early_ns: decayed sum of the lengths of those periods, by the same
+ *	state (each counts with weight 1, not BUDGET_WEIGHT_ONE)
  * @total: decayed weight of all periods
  * @sleep_ns: time to the next timer event when the last state was chosen
  *	(S64_MAX when the timers were not consulted)
@@ -38,6 +40,7 @@ struct kernel_param;
  */
 struct budget_history {
 	u32 early[CPUIDLE_STATE_MAX];
+	u64 early_ns[CPUIDLE_STATE_MAX];
 	u32 total;
 	s64 sleep_ns;
 	unsigned int skips;
@@ -57,6 +60,10 @@ struct budget_history {
  * @tick_stopped: the tick is already stopped on this CPU
  * @want_unbiased: compute the pressure-0 choice too (tracing, statistics)
  * @pressure: package power pressure, 0..BUDGET_PRESSURE_MAX
+ * @pkg_depth_ns: how deep the package's other CPUs are: the smallest
+ *	target residency of the states they are idle in now; 0 when one of
+ *	them runs (or nobody looked: it is only needed under pressure),
+ *	S64_MAX when the CPU is alone in its package
  */
 struct budget_input {
 	s64 sleep_ns;
@@ -65,6 +72,7 @@ struct budget_input {
 	bool tick_stopped;
 	bool want_unbiased;
 	unsigned int pressure;
+	s64 pkg_depth_ns;
 };
 
 /**
@@ -77,6 +85,10 @@ struct budget_input {
  * @predicted_ns: the idle duration the choice assumes: the time to the
  *	timer, or less than the target residency of the next deeper state
  *	when the history ruled that state out
+ * @expected_ns: the expected idle length (the history's mean, capped by
+ *	the timer) the energy rule weighed; 0 when it did not run (no
+ *	pressure, or no history)
+ * @pkg_deep: the package term lowered the break-even of the state chosen
  * @stop_tick: ask the idle loop to stop the tick
  */
 struct budget_choice {
@@ -84,34 +96,60 @@ struct budget_choice {
 	int unbiased;
 	int timer_state;
 	s64 predicted_ns;
+	s64 expected_ns;
+	bool pkg_deep;
 	bool stop_tick;
 };
 
 /**
  * struct budget_sample - package power signals over one sampling window
- * @power_mw: average package power, 0 if unknown
- * @limit_mw: the power limit in force (the lowest enabled of PL1/PL2, or
- *	the configured limit), 0 if none is known
+ * @power_mw: average package power over the window, 0 if unknown
+ * @limit_mw: the long-term power limit in force (PL1, or the configured
+ *	limit), 0 if none is known
+ * @window_us: the time constant of @avg_mw: the limit's window, or
+ *	BUDGET_DEFAULT_WINDOW_US where the source does not say
+ * @short_limit_mw: the short-term limit (PL2), 0 if none is known
  * @throttle: share of the window the package was throttled to stay within
  *	its limits, 0..BUDGET_PRESSURE_MAX
- * @limit_notified: the hardware reports the power limit as active
+ * @limit_notified: the hardware reported a power limit as active
+ * @turbo_limited: the hardware reported the turbo ratio limit for the
+ *	active cores as holding the busy CPUs back
+ * @avg_mw: the package power averaged over @window_us, as the limit
+ *	averages it (cpuidle_budget_smooth())
+ * @throttle_avg: @throttle averaged over @window_us / 8
+ * @limited_avg: share of recent samples with @limit_notified, likewise
+ * @turbo_avg: share of recent samples with @turbo_limited, likewise
  * @busy_cpus: CPUs of the package that were busy for most of the window
  * @headroom: how far below its maximum the average busy CPU ran,
  *	0 (at max) .. BUDGET_PRESSURE_MAX
  * @freq_known: @headroom was measured (frequency invariance available)
  * @headroom_alone: without a known limit, the headroom is the pressure
  *	(the headroom_pressure parameter)
+ *
+ * The pressure is worked out of the averages (signals.c), never of one
+ * window alone, except for @power_mw against @short_limit_mw: the short
+ * limit's own window is shorter than a sample's.
  */
 struct budget_sample {
 	u32 power_mw;
 	u32 limit_mw;
+	u64 window_us;
+	u32 short_limit_mw;
 	u32 throttle;
 	bool limit_notified;
+	bool turbo_limited;
+	u32 avg_mw;
+	u32 throttle_avg;
+	u32 limited_avg;
+	u32 turbo_avg;
 	u32 busy_cpus;
 	u32 headroom;
 	bool freq_known;
 	bool headroom_alone;
 };
+
+/* The limit's window where the source does not give one: RAPL's reset value of Tau. */
+#define BUDGET_DEFAULT_WINDOW_US	(1000ULL * 1000)
 
 /**
  * struct budget_rapl_units - decoded MSR_RAPL_POWER_UNIT
@@ -149,6 +187,9 @@ struct budget_rapl_limit {
 
 /* signals.c: the sampler and the pressure */
 unsigned int cpuidle_budget_pressure_from_sample(const struct budget_sample *s);
+u32 cpuidle_budget_ewma(u32 avg, u32 sample, u64 dt_us, u64 tau_us);
+void cpuidle_budget_smooth(const struct budget_sample *prev, struct budget_sample *s,
+			   u64 dt_us);
 u32 cpuidle_budget_power_mw(u64 delta_uj, u64 window_us);
 void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
 					 const struct cpuidle_budget_reading *now,
@@ -167,7 +208,8 @@ void cpuidle_budget_signals_debugfs(struct dentry *dir);
 void cpuidle_budget_rapl_decode_units(u64 raw, bool atom, struct budget_rapl_units *u);
 void cpuidle_budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u,
 				      struct budget_rapl_limit *l);
-u32 cpuidle_budget_rapl_limit_mw(const struct budget_rapl_limit *l);
+void cpuidle_budget_rapl_fill_limits(const struct budget_rapl_limit *l,
+				     struct cpuidle_budget_reading *r);
 u32 cpuidle_budget_counter_delta(u32 prev, u32 now);
 u64 cpuidle_budget_rapl_to_micro(u64 count, u8 shift);
 u64 cpuidle_budget_rapl_energy_uj(u64 count, const struct budget_rapl_units *u);
@@ -179,7 +221,9 @@ void cpuidle_budget_msr_exit(void);
 
 /* policy.c: the selection */
 
-unsigned int cpuidle_budget_risk_tolerance(unsigned int pressure);
+s64 cpuidle_budget_expected_ns(struct cpuidle_driver *drv,
+			       const struct budget_history *hist, s64 sleep_ns);
+s64 cpuidle_budget_break_even_ns(s64 target_ns, unsigned int pressure, bool pkg_deep);
 void cpuidle_budget_select_state(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 				 const struct budget_history *hist,
 				 const struct budget_input *in,

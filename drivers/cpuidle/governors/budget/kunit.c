@@ -283,12 +283,162 @@ static void pressure_stops_tick_more_readily(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->out.unbiased, C10);
 }
 
-static void risk_tolerance_mapping(struct kunit *test)
+static void break_even_with_package(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_risk_tolerance(0), 128U);
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_risk_tolerance(512), 320U);
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_risk_tolerance(BUDGET_PRESSURE_MAX), 512U);
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_risk_tolerance(100000), 512U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_break_even_ns(500 * US, BUDGET_PRESSURE_MAX, false),
+			500 * US);
+	/* The rest of the package deep: T / (1 + 3) at full pressure... */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_break_even_ns(500 * US, BUDGET_PRESSURE_MAX, true),
+			125 * US);
+	/* ...500 - 375 / 2 at half, and T itself at none. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_break_even_ns(500 * US, 512, true), 312500LL);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_break_even_ns(500 * US, 0, true), 500 * US);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_break_even_ns(500 * US, 100000, true), 125 * US);
+}
+
+static void expected_idle_worked_by_hand(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_expected_ns(&f->drv, &f->hist, 3 * MS), 3 * MS);
+	/*
+	 * One early period of 100 us, then one to its 3 ms timer: weights
+	 * 7/8 and 1, (0.875 * 100 + 3000) / 1.875 = 1646.67 us.
+	 */
+	feed(f, 1, 3 * MS, 100 * US, false, false);
+	feed(f, 1, 3 * MS, 3 * MS, false, false);
+	KUNIT_EXPECT_EQ(test, f->hist.total, 1920U);
+	KUNIT_EXPECT_EQ(test, f->hist.early[C1E], 896U);
+	KUNIT_EXPECT_EQ(test, f->hist.early_ns[C1E], 87500ULL);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_expected_ns(&f->drv, &f->hist, 3 * MS), 1646666LL);
+	/* A nearer timer caps both: (0.875 * 100 + 1000) / 1.875 = 580 us. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_expected_ns(&f->drv, &f->hist, 1 * MS), 580000LL);
+	/* Nearer than the early period itself: the timer. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_expected_ns(&f->drv, &f->hist, 50 * US), 50 * US);
+	/* No timer at all: capped, not overflowing. */
+	KUNIT_EXPECT_GT(test, cpuidle_budget_expected_ns(&f->drv, &f->hist, S64_MAX), 1000 * MS);
+}
+
+/*
+ * The example of policy.c's header: three periods in four end after
+ * 100 us, one in four at its 3 ms timer. Latency first takes C1E; the
+ * energy rule, the deepest state whose target is within the mean, C10.
+ */
+static void energy_rule_goes_past_majority(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+	s64 mean;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		feed(f, 3, 3 * MS, 100 * US, false, false);
+		feed(f, 1, 3 * MS, 3 * MS, false, false);
+	}
+	f->in.sleep_ns = 3 * MS;
+	f->in.want_unbiased = true;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	KUNIT_EXPECT_EQ(test, f->out.expected_ns, 0LL);	/* no pressure: not worked out */
+
+	f->in.pressure = BUDGET_PRESSURE_MAX;
+	choose(f);
+	mean = f->out.expected_ns;
+	/* The last of each four weighs most: between 825 us and 1 ms. */
+	KUNIT_EXPECT_GE(test, mean, 825 * US);
+	KUNIT_EXPECT_LE(test, mean, 1000 * US);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	KUNIT_EXPECT_EQ(test, f->out.unbiased, C1E);
+	KUNIT_EXPECT_FALSE(test, f->out.pkg_deep);
+
+	/*
+	 * At a quarter of the pressure the length weighed is 4 us plus a
+	 * quarter of the way to the mean, at most 253 us: short of C6.
+	 */
+	f->in.pressure = BUDGET_PRESSURE_MAX / 4;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+
+	/*
+	 * Never past the timer: 650 us away, it allows C8 at most. With the
+	 * package term, C10 would break even at 175 us, within the mean
+	 * capped by the timer (about 0.3 * 650 + 0.7 * 100 = 265 us).
+	 */
+	f->in.pressure = BUDGET_PRESSURE_MAX;
+	f->in.pkg_depth_ns = S64_MAX;
+	f->in.sleep_ns = 650 * US;
+	f->in.tick_ns = 650 * US;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.timer_state, C8);
+	KUNIT_EXPECT_EQ(test, f->out.state, C8);
+	KUNIT_EXPECT_GE(test, f->out.expected_ns, 175 * US);
+	KUNIT_EXPECT_LE(test, f->out.expected_ns, 650 * US);
+}
+
+/* A mean short of C6 (300 us): the package term decides. */
+static void package_term_lowers_break_even(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 30, 10 * MS, 300 * US, false, false);
+	f->in.pressure = BUDGET_PRESSURE_MAX;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+
+	/* Every other CPU in C10 (or alone): C10 breaks even at 175 us. */
+	f->in.pkg_depth_ns = 700 * US;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	KUNIT_EXPECT_TRUE(test, f->out.pkg_deep);
+	f->in.pkg_depth_ns = S64_MAX;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+
+	/* The shallowest of them in C6: C6 at 125 us, C8 still at 600. */
+	f->in.pkg_depth_ns = 500 * US;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C6);
+	KUNIT_EXPECT_TRUE(test, f->out.pkg_deep);
+
+	/* One of them running: no package state to gain. */
+	f->in.pkg_depth_ns = 0;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+
+	/* At half pressure C6 breaks even at 312.5 us: just short. */
+	f->in.pkg_depth_ns = 700 * US;
+	f->in.pressure = BUDGET_PRESSURE_MAX / 2;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	/* And at none, the rule is not used. */
+	f->in.pressure = 0;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	KUNIT_EXPECT_FALSE(test, f->out.pkg_deep);
+}
+
+/*
+ * Under pressure the timers may be skipped only if the choice with no
+ * timer at all is cheap: a history of 2 us wake-ups is; one with a long
+ * period in it is not, because the energy rule would go deep on it.
+ */
+static void skipping_under_pressure(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 30, 10 * MS, 2 * US, false, false);
+	f->in.pressure = BUDGET_PRESSURE_MAX;
+	KUNIT_EXPECT_TRUE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+								     &f->in, &f->out));
+	KUNIT_EXPECT_EQ(test, f->out.state, C1);
+
+	feed(f, 1, 10 * MS, 10 * MS, false, false);
+	feed(f, 7, 10 * MS, 2 * US, false, false);
+	f->in.pressure = 0;
+	KUNIT_EXPECT_TRUE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+								     &f->in, &f->out));
+	f->in.pressure = BUDGET_PRESSURE_MAX;
+	KUNIT_EXPECT_FALSE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev, &f->hist,
+								      &f->in, &f->out));
 }
 
 /* 3 early wake-ups at 300 us in 10: too many at pressure 0, fine at 1024. */
@@ -496,7 +646,11 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(stopped_tick_consults_timers),
 	KUNIT_CASE(kept_tick_limits_state),
 	KUNIT_CASE(pressure_stops_tick_more_readily),
-	KUNIT_CASE(risk_tolerance_mapping),
+	KUNIT_CASE(break_even_with_package),
+	KUNIT_CASE(expected_idle_worked_by_hand),
+	KUNIT_CASE(energy_rule_goes_past_majority),
+	KUNIT_CASE(package_term_lowers_break_even),
+	KUNIT_CASE(skipping_under_pressure),
 	KUNIT_CASE(pressure_accepts_uncertain_deep_state),
 	KUNIT_CASE(tick_wakeups_do_not_vote_shallow),
 	KUNIT_CASE(noisy_intervals_keep_their_information),
@@ -566,6 +720,7 @@ static void rapl_limit_decoded(struct kunit *test)
 	/* PL1 15 W enabled, window 2^10 * 1/1024 s; PL2 25 W enabled; locked. */
 	u64 raw = BIT_ULL(63) | BIT_ULL(47) | (200ULL << 32) |
 		  (10ULL << 17) | BIT_ULL(15) | 120;
+	struct cpuidle_budget_reading r = {};
 	struct budget_rapl_limit l;
 
 	cpuidle_budget_rapl_decode_limit(raw, &adl_units, &l);
@@ -575,7 +730,10 @@ static void rapl_limit_decoded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.pl2_mw, 25000U);
 	KUNIT_EXPECT_TRUE(test, l.pl2_enabled);
 	KUNIT_EXPECT_TRUE(test, l.locked);
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 15000U);
+	cpuidle_budget_rapl_fill_limits(&l, &r);
+	KUNIT_EXPECT_EQ(test, r.limit_mw, 15000U);
+	KUNIT_EXPECT_EQ(test, r.limit_window_us, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, r.short_limit_mw, 25000U);
 }
 
 static void rapl_window_with_fraction(struct kunit *test)
@@ -590,19 +748,30 @@ static void rapl_window_with_fraction(struct kunit *test)
 
 static void rapl_limit_disabled(struct kunit *test)
 {
+	struct cpuidle_budget_reading r = {};
 	struct budget_rapl_limit l;
 
-	cpuidle_budget_rapl_decode_limit((200ULL << 32) | 120, &adl_units, &l);
+	cpuidle_budget_rapl_decode_limit((200ULL << 32) | (10ULL << 17) | 120, &adl_units, &l);
 	KUNIT_EXPECT_FALSE(test, l.pl1_enabled);
 	KUNIT_EXPECT_FALSE(test, l.pl2_enabled);
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 0U);
-	/* Only PL2 enforced: PL2 is the limit. */
-	cpuidle_budget_rapl_decode_limit(BIT_ULL(47) | (200ULL << 32) | 120, &adl_units, &l);
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 25000U);
-	/* Both enforced, PL2 below PL1: the lower one. */
-	cpuidle_budget_rapl_decode_limit(BIT_ULL(47) | (40ULL << 32) | BIT_ULL(15) | 120,
+	cpuidle_budget_rapl_fill_limits(&l, &r);
+	KUNIT_EXPECT_EQ(test, r.limit_mw, 0U);
+	KUNIT_EXPECT_EQ(test, r.limit_window_us, 0ULL);
+	KUNIT_EXPECT_EQ(test, r.short_limit_mw, 0U);
+	/* Only PL2 enforced: it holds at all times, with no known window. */
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(47) | (200ULL << 32) | (10ULL << 17) | 120,
 					 &adl_units, &l);
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_limit_mw(&l), 5000U);
+	cpuidle_budget_rapl_fill_limits(&l, &r);
+	KUNIT_EXPECT_EQ(test, r.limit_mw, 25000U);
+	KUNIT_EXPECT_EQ(test, r.limit_window_us, 0ULL);
+	KUNIT_EXPECT_EQ(test, r.short_limit_mw, 25000U);
+	/* Both enforced, PL2 below PL1: PL2 is the long-term limit too. */
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(47) | (40ULL << 32) | BIT_ULL(15) |
+					 (10ULL << 17) | 120, &adl_units, &l);
+	cpuidle_budget_rapl_fill_limits(&l, &r);
+	KUNIT_EXPECT_EQ(test, r.limit_mw, 5000U);
+	KUNIT_EXPECT_EQ(test, r.limit_window_us, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, r.short_limit_mw, 5000U);
 }
 
 static void energy_counter_wraps(struct kunit *test)
@@ -645,6 +814,7 @@ static void readings_give_sample(struct kunit *test)
 		.valid = CPUIDLE_BUDGET_HAS_ENERGY | CPUIDLE_BUDGET_HAS_THROTTLE |
 			 CPUIDLE_BUDGET_HAS_LIMIT | CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE,
 		.energy_uj = 5040000, .throttled_us = 1100, .limit_mw = 9000,
+		.limit_window_us = 28000000, .short_limit_mw = 29000,
 		.limit_active = true,
 	};
 	struct budget_sample s = { .busy_cpus = 3 };
@@ -654,8 +824,20 @@ static void readings_give_sample(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.power_mw, 10000U);
 	KUNIT_EXPECT_EQ(test, s.throttle, 256U);
 	KUNIT_EXPECT_EQ(test, s.limit_mw, 9000U);
+	KUNIT_EXPECT_EQ(test, s.window_us, 28000000ULL);
+	KUNIT_EXPECT_EQ(test, s.short_limit_mw, 29000U);
 	KUNIT_EXPECT_TRUE(test, s.limit_notified);
+	/* No turbo status in the reading: not limited. */
+	KUNIT_EXPECT_FALSE(test, s.turbo_limited);
 	KUNIT_EXPECT_EQ(test, s.busy_cpus, 3U);
+
+	now.valid |= CPUIDLE_BUDGET_HAS_TURBO_LIMIT;
+	now.turbo_limited = true;
+	now.limit_window_us = 0;
+	cpuidle_budget_sample_from_readings(&prev, &now, 4000, &s);
+	KUNIT_EXPECT_TRUE(test, s.turbo_limited);
+	/* No window given: RAPL's reset value. */
+	KUNIT_EXPECT_EQ(test, s.window_us, BUDGET_DEFAULT_WINDOW_US);
 }
 
 static void readings_missing_or_backwards(struct kunit *test)
@@ -692,65 +874,124 @@ static void readings_missing_or_backwards(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.power_mw, 900000U);
 }
 
-static void pressure_from_power_and_limit(struct kunit *test)
+static void ewma_steps(struct kunit *test)
 {
-	struct budget_sample s = { .limit_mw = 6000, .busy_cpus = 1 };
-
-	s.power_mw = 5000;			/* 83%: below the ramp */
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
-	s.power_mw = 6000;
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
-	s.power_mw = 7000;
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
-	/* 95%: ratio 5700 * 1024 / 6000 = 972; (972 - 870) * 1024 / 154 = 678 */
-	s.power_mw = 5700;
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 678U);
-	s.busy_cpus = 0;			/* nobody to give it to */
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+	/* A tenth of a 1 s time constant: a tenth of the way. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(0, 1000, 100000, 1000000), 100U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(1000, 0, 100000, 1000000), 900U);
+	/* 100 ms of a 28 s window: 4000 * 100 / 28000 = 14.3. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(5000, 9000, 100000, 28000000), 5014U);
+	/* A step as long as the time constant, or none: all the way. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(5000, 9000, 28000000, 28000000), 9000U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(5000, 9000, 1, 0), 9000U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(U32_MAX, 0, 1, 2), U32_MAX / 2 + 1);
 }
 
-static void pressure_from_throttling(struct kunit *test)
+static void smoothing_by_window(struct kunit *test)
 {
-	struct budget_sample s = { .busy_cpus = 2, .throttle = 300 };
-
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 300U);
-	s.limit_notified = true;
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
-}
-
-static void pressure_scaled_by_headroom(struct kunit *test)
-{
-	struct budget_sample s = {
-		.limit_mw = 6000, .power_mw = 6000, .busy_cpus = 1,
-		.freq_known = true,
+	struct budget_sample prev = {}, s = {
+		.power_mw = 9000, .window_us = 28000000, .throttle = 1024,
+		.limit_notified = true, .turbo_limited = true,
 	};
 
-	s.headroom = 0;				/* at max frequency: half */
+	/* The first sample after a gap starts every average at its own value. */
+	cpuidle_budget_smooth(NULL, &s, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 9000U);
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 1024U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 1024U);
+	KUNIT_EXPECT_EQ(test, s.turbo_avg, 1024U);
+
+	/*
+	 * Then the power over the window (100 ms of 28 s: 14 of 4000 mW), the
+	 * rest over an eighth of it (100 ms of 3.5 s: 1024 / 35 = 29.3).
+	 */
+	prev.avg_mw = 5000;
+	cpuidle_budget_smooth(&prev, &s, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 5014U);
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 29U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 29U);
+	KUNIT_EXPECT_EQ(test, s.turbo_avg, 29U);
+
+	/* Nothing binding: the averages fall by the same steps. */
+	prev = s;
+	s.power_mw = 5000;
+	s.throttle = 0;
+	s.limit_notified = false;
+	s.turbo_limited = false;
+	cpuidle_budget_smooth(&prev, &s, 3500000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 5013U);	/* 14 * 3.5 / 28 = 1.75 */
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 0U);
+	KUNIT_EXPECT_EQ(test, s.turbo_avg, 0U);
+}
+
+static void pressure_from_energy_budget(struct kunit *test)
+{
+	struct budget_sample s = { .limit_mw = 6000 };
+
+	/* Average at 85% of PL1 (870.4 of 1024) or below: no pressure. */
+	s.avg_mw = 5100;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+	/* 5550 mW: 947 of 1024, halfway up the ramp: (947 - 870) * 1024 / 154. */
+	s.avg_mw = 5550;
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 512U);
-	s.headroom = 64;
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 768U);
-	s.headroom = 300;
+	s.avg_mw = 6000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
+	s.avg_mw = 9000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
+	/* No CPU busy in this window: the budget binds all the same. */
+	KUNIT_EXPECT_EQ(test, s.busy_cpus, 0U);
+	/* The last window alone at the limit, the average below: none. */
+	s.avg_mw = 3000;
+	s.power_mw = 12000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+}
+
+static void pressure_from_short_limit(struct kunit *test)
+{
+	struct budget_sample s = { .limit_mw = 6000, .short_limit_mw = 20000,
+				   .avg_mw = 3000 };
+
+	/* 18 W of 20: 921 of 1024, (921 - 870) * 1024 / 154 = 339. */
+	s.power_mw = 18000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 339U);
+	s.power_mw = 20000;
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
 }
 
-/*
- * No known limit: busy CPUs below their maximum frequency are no pressure
- * (schedutil, EPP or a thermal cap would look the same), unless the
- * headroom_pressure parameter asks for it.
- */
+static void pressure_from_status(struct kunit *test)
+{
+	struct budget_sample s = { .throttle_avg = 300 };
+
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 300U);
+	s.limited_avg = 700;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 700U);
+	/* Held by the turbo ratio limit, no power limit anywhere. */
+	s.turbo_avg = 800;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 800U);
+	/* The window's own figures count only through the averages. */
+	s = (struct budget_sample){ .throttle = 1024, .limit_notified = true,
+				    .turbo_limited = true };
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+}
+
 static void pressure_from_frequency_alone(struct kunit *test)
 {
 	struct budget_sample s = { .busy_cpus = 1, .freq_known = true, .headroom = 200 };
 
+	/* No limit known: frequency headroom alone is no pressure... */
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
-	s.headroom = 900;
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
-
+	/* ...unless asked for: twice the headroom, saturating. */
 	s.headroom_alone = true;
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
-	s.headroom = 200;
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 400U);
-	s.freq_known = false;			/* no signal at all */
+	s.headroom = 700;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
+	/* Not without frequency invariance. */
+	s.freq_known = false;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+	/* Nor with a known limit far away. */
+	s.freq_known = true;
+	s.limit_mw = 15000;
+	s.avg_mw = 2000;
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
 }
 
@@ -765,9 +1006,11 @@ static struct kunit_case budget_signal_cases[] = {
 	KUNIT_CASE(energy_to_power),
 	KUNIT_CASE(readings_give_sample),
 	KUNIT_CASE(readings_missing_or_backwards),
-	KUNIT_CASE(pressure_from_power_and_limit),
-	KUNIT_CASE(pressure_from_throttling),
-	KUNIT_CASE(pressure_scaled_by_headroom),
+	KUNIT_CASE(ewma_steps),
+	KUNIT_CASE(smoothing_by_window),
+	KUNIT_CASE(pressure_from_energy_budget),
+	KUNIT_CASE(pressure_from_short_limit),
+	KUNIT_CASE(pressure_from_status),
 	KUNIT_CASE(pressure_from_frequency_alone),
 	{}
 };

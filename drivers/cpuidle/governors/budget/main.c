@@ -22,6 +22,7 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/tick.h>
+#include <linux/topology.h>
 
 #include "budget.h"
 
@@ -49,6 +50,10 @@ MODULE_PARM_DESC(bias_stats,
  * @deeper: of those, selections where it made the state deeper
  * @tick_stops: selections that asked to stop the tick
  * @early_wakeups: idle periods that ended early (see policy.c)
+ * @pkg_deep: selections the package term made deeper (see policy.c)
+ * @idle_target_ns: the target residency of the state this CPU is idle
+ *	in, 0 while it runs or polls: how deep it is, for the other CPUs of
+ *	its package (budget_pkg_depth())
  *
  * Written only by the CPU it belongs to, from the idle path; the counters
  * are read from debugfs without locking (one naturally aligned word each).
@@ -60,6 +65,8 @@ struct budget_cpu {
 	u64 deeper;
 	u64 tick_stops;
 	u64 early_wakeups;
+	u64 pkg_deep;
+	s64 idle_target_ns;
 };
 
 static DEFINE_PER_CPU(struct budget_cpu, budget_cpus);
@@ -67,6 +74,29 @@ static DEFINE_PER_CPU(struct budget_cpu, budget_cpus);
 static void budget_count(u64 *counter)
 {
 	WRITE_ONCE(*counter, *counter + 1);
+}
+
+/*
+ * How deep the other CPUs of @cpu's package are: the smallest target
+ * residency of the states they are idle in, 0 as soon as one of them runs,
+ * S64_MAX for a CPU alone in its package. It reads a word of each other
+ * CPU (written by that CPU at every idle entry and exit), so it is only
+ * worked out under pressure; the first running CPU ends the walk, which
+ * keeps it short on a busy package.
+ */
+static s64 budget_pkg_depth(int cpu)
+{
+	s64 depth = S64_MAX;
+	int other;
+
+	for_each_cpu(other, topology_core_cpumask(cpu)) {
+		if (other == cpu)
+			continue;
+		depth = min(depth, READ_ONCE(per_cpu_ptr(&budget_cpus, other)->idle_target_ns));
+		if (!depth)
+			break;
+	}
+	return depth;
 }
 
 static int budget_select(struct cpuidle_driver *drv,
@@ -82,6 +112,8 @@ static int budget_select(struct cpuidle_driver *drv,
 	in.tick_stopped = tick_nohz_tick_stopped();
 	in.pressure = cpuidle_budget_pressure(dev->cpu);
 	in.want_unbiased = bias_stats || trace_cpuidle_budget_select_enabled();
+	if (in.pressure)
+		in.pkg_depth_ns = budget_pkg_depth(dev->cpu);
 
 	if (cpuidle_budget_select_without_timers(drv, dev, &bc->hist, &in, &choice)) {
 		in.sleep_ns = S64_MAX;
@@ -102,10 +134,16 @@ static int budget_select(struct cpuidle_driver *drv,
 	}
 	if (choice.stop_tick)
 		budget_count(&bc->tick_stops);
+	if (choice.pkg_deep)
+		budget_count(&bc->pkg_deep);
+	WRITE_ONCE(bc->idle_target_ns,
+		   drv->states[choice.state].flags & CPUIDLE_FLAG_POLLING ? 0 :
+		   drv->states[choice.state].target_residency_ns);
 
 	trace_cpuidle_budget_select(dev->cpu, choice.predicted_ns, in.sleep_ns,
 				    in.pressure, choice.state, choice.unbiased,
-				    choice.stop_tick);
+				    choice.stop_tick, choice.expected_ns,
+				    choice.pkg_deep);
 	return choice.state;
 }
 
@@ -124,6 +162,7 @@ static void budget_reflect(struct cpuidle_device *dev, int index)
 
 	/* Awake now: a package whose sampler fell behind is sampled here. */
 	cpuidle_budget_signals_poke(dev->cpu);
+	WRITE_ONCE(bc->idle_target_ns, 0);
 
 	if (!drv || index < 0 || index >= drv->state_count)
 		return;
@@ -154,6 +193,8 @@ static int budget_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	WRITE_ONCE(bc->deeper, 0);
 	WRITE_ONCE(bc->tick_stops, 0);
 	WRITE_ONCE(bc->early_wakeups, 0);
+	WRITE_ONCE(bc->pkg_deep, 0);
+	WRITE_ONCE(bc->idle_target_ns, 0);
 	cpuidle_budget_signals_start();
 	return 0;
 }
@@ -177,14 +218,15 @@ static int budget_stats_show(struct seq_file *m, void *unused)
 {
 	int cpu;
 
-	seq_puts(m, "cpu selects biased deeper tick_stops early_wakeups pressure\n");
+	seq_puts(m, "cpu selects biased deeper tick_stops early_wakeups pressure pkg_deep\n");
 	for_each_possible_cpu(cpu) {
 		struct budget_cpu *bc = per_cpu_ptr(&budget_cpus, cpu);
 
-		seq_printf(m, "%d %llu %llu %llu %llu %llu %u\n", cpu,
+		seq_printf(m, "%d %llu %llu %llu %llu %llu %u %llu\n", cpu,
 			   READ_ONCE(bc->selects), READ_ONCE(bc->biased),
 			   READ_ONCE(bc->deeper), READ_ONCE(bc->tick_stops),
-			   READ_ONCE(bc->early_wakeups), cpuidle_budget_pressure(cpu));
+			   READ_ONCE(bc->early_wakeups), cpuidle_budget_pressure(cpu),
+			   READ_ONCE(bc->pkg_deep));
 	}
 	return 0;
 }

@@ -14,7 +14,12 @@
  *		exists, counts the time the package was throttled; bit 10 of
  *		MSR_IA32_PACKAGE_THERM_STATUS and, where the model has it,
  *		the PL1/PL2 status bits of MSR_CORE_PERF_LIMIT_REASONS say
- *		whether the power limit is being enforced right now.
+ *		whether the power limit is being enforced right now, and its
+ *		Max Turbo Limit status bit (12) whether the turbo ratio
+ *		limit for the number of active cores holds the CPUs back
+ *		(SDM vol. 4, MSR_CORE_PERF_LIMIT_REASONS of the Core parts
+ *		from Haswell on; only the status bits are read, the sticky
+ *		log bits would have to be cleared by writing the register).
  * amd		MSR_AMD_RAPL_POWER_UNIT and MSR_AMD_PKG_ENERGY_STATUS give
  *		the energy; there is no limit register (the limits live in
  *		firmware), so the limit is the amd_power_limit_mw parameter.
@@ -69,6 +74,8 @@
 /* Package-level PL1 and PL2 status of MSR_CORE_PERF_LIMIT_REASONS. */
 #define BUDGET_PLR_PL1		BIT_ULL(10)
 #define BUDGET_PLR_PL2		BIT_ULL(11)
+/* Held below the requested frequency by the turbo ratio limit for the active cores. */
+#define BUDGET_PLR_MAX_TURBO	BIT_ULL(12)
 
 static unsigned int budget_amd_limit_mw;
 
@@ -138,22 +145,28 @@ void cpuidle_budget_rapl_decode_limit(u64 raw, const struct budget_rapl_units *u
 EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_rapl_decode_limit);
 
 /**
- * cpuidle_budget_rapl_limit_mw - the limit in force
+ * cpuidle_budget_rapl_fill_limits - a reading's limits from the decoded register
  * @l: decoded limits
+ * @r: the reading whose @limit_mw, @limit_window_us and @short_limit_mw
+ *	to fill
  *
- * Return: the lowest enabled, non-zero limit of PL1 and PL2; 0 if none.
+ * An enforced PL1 is the long-term limit, with its window; an enforced
+ * PL2 the short-term one. A PL2 at or below PL1 (some firmware sets them
+ * equal) holds the power at all times: it is then the long-term limit too,
+ * the window being the PL1 window if PL1 is enforced, else unknown.
  */
-u32 cpuidle_budget_rapl_limit_mw(const struct budget_rapl_limit *l)
+void cpuidle_budget_rapl_fill_limits(const struct budget_rapl_limit *l,
+				     struct cpuidle_budget_reading *r)
 {
-	u32 mw = 0;
+	bool pl1 = l->pl1_enabled && l->pl1_mw, pl2 = l->pl2_enabled && l->pl2_mw;
 
-	if (l->pl1_enabled && l->pl1_mw)
-		mw = l->pl1_mw;
-	if (l->pl2_enabled && l->pl2_mw && (!mw || l->pl2_mw < mw))
-		mw = l->pl2_mw;
-	return mw;
+	r->limit_mw = pl1 ? l->pl1_mw : 0;
+	r->limit_window_us = pl1 ? l->pl1_window_us : 0;
+	r->short_limit_mw = pl2 ? l->pl2_mw : 0;
+	if (pl2 && (!pl1 || l->pl2_mw < l->pl1_mw))
+		r->limit_mw = l->pl2_mw;
 }
-EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_rapl_limit_mw);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_rapl_fill_limits);
 
 /**
  * cpuidle_budget_counter_delta - advance of a wrapping 32-bit hardware counter
@@ -328,7 +341,7 @@ static int budget_rapl_read(unsigned int pkg, int cpu, struct cpuidle_budget_rea
 	if (ret)
 		return ret;
 	cpuidle_budget_rapl_decode_limit(raw, &mp->units, &limit);
-	r->limit_mw = cpuidle_budget_rapl_limit_mw(&limit);
+	cpuidle_budget_rapl_fill_limits(&limit, r);
 	r->valid |= CPUIDLE_BUDGET_HAS_LIMIT;
 
 	/* Optional registers: their absence is normal, not a fault. */
@@ -344,7 +357,8 @@ static int budget_rapl_read(unsigned int pkg, int cpu, struct cpuidle_budget_rea
 	if (mp->has_limit_reasons &&
 	    !budget_rdmsr(cpu, MSR_CORE_PERF_LIMIT_REASONS, &raw)) {
 		r->limit_active |= !!(raw & (BUDGET_PLR_PL1 | BUDGET_PLR_PL2));
-		r->valid |= CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE;
+		r->turbo_limited = raw & BUDGET_PLR_MAX_TURBO;
+		r->valid |= CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE | CPUIDLE_BUDGET_HAS_TURBO_LIMIT;
 	}
 	mp->primed = true;
 	return 0;

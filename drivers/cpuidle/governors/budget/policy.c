@@ -6,10 +6,12 @@
  * upper bound: unless something else wakes the CPU first, it sleeps until
  * the next timer event. Everything else (device interrupts, IPIs, wake-ups
  * of tasks queued from other CPUs) can only end the period earlier, so the
- * policy starts from the timer and asks one question of the CPU's recent
- * past: how often did an idle period end early, too early for the state we
- * are about to pick? It then accepts a state if that risk is below a
- * tolerance, and the tolerance is what the package's power pressure moves.
+ * policy starts from the timer and asks the CPU's recent past how its idle
+ * periods ended. What it does with the answer depends on the package's
+ * power pressure (signals.c): with power to spare it is latency-first,
+ * shallow whenever a deeper state is in doubt; as the power budget binds,
+ * its objective moves to the expected energy of the period, which can be
+ * deeper than any majority or quantile rule, never past the timer.
  *
  * History
  *
@@ -43,19 +45,19 @@
  *    fits; it is what the hardware would do anyway.
  * 2. Timer state: the deepest candidate whose target residency fits the
  *    time to the next timer event.
- * 3. Risk: for a candidate k, the weight of early periods that did not
- *    reach k's target residency, as a share of all periods. From the timer
- *    state downwards, the first candidate whose risk is within the
- *    tolerance is chosen; the first enabled state if none is.
- * 4. Tolerance: cpuidle_budget_risk_tolerance(). At pressure 0 a state may be
- *    chosen if at most 1/8 of recent periods would have been too short for
- *    it: shallow when in doubt, latency first. At full pressure, up to 1/2:
- *    when busy CPUs are held back by the package limit, the power a deeper
- *    state saves is worth more than the occasional wasted entry, and a
- *    wrong guess costs at most the state's exit latency, which the latency
- *    limit already bounds. The mapping is linear in between.
+ * 3. Latency first: for a candidate k, the risk is the weight of early
+ *    periods that did not reach k's target residency, as a share of all
+ *    periods. From the timer state downwards, the first candidate whose
+ *    risk is at most 1/8 is the latency-first choice: a state is entered
+ *    only if at most one recent period in eight would have been too short
+ *    for it. This is the choice at pressure 0, and the unbiased choice.
+ * 4. Energy under pressure: the deepest candidate, from the latency-first
+ *    choice up to the timer state, whose break-even is within the idle
+ *    length the pressure weighs: the latency-first choice's target
+ *    residency at pressure 0, the expected idle length at full pressure,
+ *    linear in between (see "The energy rule").
  * 5. Tick: the tick is stopped when the timer says the CPU sleeps past the
- *    next tick and either the history agrees (the timer state was chosen)
+ *    next tick and either the choice agrees (the timer state was chosen)
  *    or the pressure is at least half: then a long idle period is worth
  *    more than the tick's safety net against a wrong guess. When the tick
  *    stays, it will end the period before the next tick, so the state is
@@ -70,10 +72,68 @@
  *    state: the deepest the time to the next timer allows (and the latency
  *    limit, which the timer state respects, still holds).
  *
- * The same history at pressure 0 gives the *unbiased* choice, reported in
- * the statistics and the trace so that the bias can be seen at work. It
- * takes a second pass over the states, so it is computed only while
- * someone looks: the tracepoint is on, or the bias_stats parameter is set.
+ * The energy rule
+ *
+ * A state k costs an entry and exit energy e_k and then draws P_k while
+ * the CPU sleeps in it, so a period of length t costs e_k + P_k * t. The
+ * kernel defines k's target residency T_k as the length at which k and the
+ * next shallower state cost the same (Documentation/admin-guide/pm/
+ * cpuidle.rst), so, with dP_k = P_{k-1} - P_k:
+ *
+ *	E_k(t) - E_{k-1}(t) = dP_k * (T_k - t)
+ *
+ * and, over the idle lengths the CPU can expect, dP_k * (T_k - E[t]). It
+ * is linear in t: only the mean E[t] matters, not the spread; and its
+ * sign does not depend on dP_k, which the driver does not tell (intel_idle
+ * leaves power_usage at 0): k costs less than k - 1 exactly when
+ * E[t] > T_k. The target residencies grow with depth, so the state of
+ * least expected energy is the deepest whose target residency is within
+ * E[t] (cpuidle_budget_expected_ns(): the mean of min(event, timer) over
+ * the history, so never past the timer). Under a binding power limit,
+ * every joule an idle CPU saves is frequency for a busy one, so that is
+ * the state to pick at full pressure. An example, with Alder Lake-L's
+ * states: three periods in four end after 100 us (an interrupt), one in
+ * four at its 3 ms timer. E[t] = 0.75 * 100 + 0.25 * 3000 = 825 us, past
+ * C10's 700 us target: the energy rule takes C10, where latency-first,
+ * seeing three periods in four too short for C6 (500 us), takes C1E, as a
+ * majority rule would. In C6 rather than C1E, each short period costs
+ * dP_C6 * (500 - 100) us and the long one saves dP_C6 * (3000 - 500) us:
+ * 3 * 400 < 2500 (C8 and C10 likewise, with their own dP and T).
+ *
+ * The price is latency: three wake-ups in four now leave C10 (230 us)
+ * instead of C1E (2 us), which latency-first would not pay. The pressure
+ * moves between the two objectives: the length weighed is
+ *
+ *	L = T_lat + pressure * (E[t] - T_lat)
+ *
+ * (T_lat the latency-first choice's target residency, pressure of its
+ * maximum), and the choice is the deepest state whose break-even is
+ * within L. It is never shallower than the latency-first choice: at most
+ * one period in eight was too short for that, so E[t] is at least 7/8 of
+ * its target residency, and a shallower state would save latency but
+ * hardly any energy.
+ *
+ * The package term
+ *
+ * A CPU's depth is worth more when the rest of its package is deep: if
+ * every other CPU of the package is idle in a state at least as deep as
+ * k, this CPU entering k lets the package into the package C-state k
+ * allows, and the uncore then saves dU on top of the core's dP_k. The
+ * extra entry and exit energy of k is still dP_k * T_k, so k breaks even
+ * after dP_k * T_k / (dP_k + dU) = T_k / (1 + W), W = dU / dP_k. The
+ * emulated parts' constants (tests/emul/README.md, estimates) give W of 9
+ * (an Alder Lake P-core's C6) to 37 (an E-core's), 26 for Jasper Lake's
+ * C3; the rule takes W = 3, far below, because the others may wake before
+ * this CPU does, ending the package state early, and the package state's
+ * own entry and exit (cache flush, uncore clocks) are not in T_k. The
+ * break-even moves from T_k to T_k / 4 in proportion to the pressure
+ * (cpuidle_budget_break_even_ns()): at pressure 0 the rule is not used.
+ * The glue (main.c) works out how deep the other CPUs are, and only
+ * under pressure.
+ *
+ * The pressure-0 choice is reported in the statistics and the trace, the
+ * *unbiased* state, so that the bias can be seen at work, with the
+ * expected idle length the energy rule weighed.
  *
  * Skipping the timers
  *
@@ -82,7 +142,10 @@
  * that being wrong costs next to nothing (target residency below
  * BUDGET_CHEAP_RESIDENCY_NS, with a polling state to fall back on), the
  * timers cannot make the choice any deeper and are not consulted: the
- * state is entered with the tick left running.
+ * state is entered with the tick left running. Under pressure the energy
+ * rule is worked out as if the timer were infinitely far: a real timer can
+ * only lower the expected length, so if even that choice is cheap, the
+ * timers would not change it.
  *
  * Such a period's length relative to its timer stays unknown, so it cannot
  * be classified, and it is not recorded at all. Filing it as early would
@@ -100,6 +163,7 @@
 #include <kunit/visibility.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 
 #include "budget.h"
@@ -109,23 +173,76 @@
 /* Selections in a row that may skip the timers before one must not. */
 #define BUDGET_SKIP_MAX			4
 
-/* Risk tolerance at pressure 0 and at full pressure, of BUDGET_WEIGHT_ONE. */
-#define BUDGET_RISK_MIN		(BUDGET_WEIGHT_ONE / 8)
-#define BUDGET_RISK_MAX		(BUDGET_WEIGHT_ONE / 2)
+/* The latency-first rule's share of periods a state may be too deep for. */
+#define BUDGET_RISK		(BUDGET_WEIGHT_ONE / 8)
+
+/*
+ * The package term: a state's break-even shrinks to 1/(1 + W) of its
+ * target residency, with W = 3, when the other CPUs of the package are at
+ * least as deep (see "The package term").
+ */
+#define BUDGET_PKG_SHIFT	2
+
+/*
+ * Times to the next timer beyond this are taken as this in the expected
+ * idle length: 2^40 ns, 18 minutes, is far past any state's target
+ * residency, and keeps weight x time within 64 bits.
+ */
+#define BUDGET_SLEEP_CAP_NS	(1LL << 40)
 
 /**
- * cpuidle_budget_risk_tolerance - share of early periods a state may be too deep for
+ * cpuidle_budget_break_even_ns - the idle length from which a state pays off
+ * @target_ns: the state's target residency
  * @pressure: package power pressure, clamped to 0..BUDGET_PRESSURE_MAX
+ * @pkg_deep: the package's other CPUs are idle at least as deep
  *
- * Return: the tolerated share, in units of 1/BUDGET_WEIGHT_ONE.
+ * Return: @target_ns, or with @pkg_deep, @target_ns moved towards
+ * @target_ns / 4 in proportion to @pressure.
  */
-unsigned int cpuidle_budget_risk_tolerance(unsigned int pressure)
+s64 cpuidle_budget_break_even_ns(s64 target_ns, unsigned int pressure, bool pkg_deep)
 {
+	s64 cut;
+
+	if (!pkg_deep)
+		return target_ns;
 	pressure = min(pressure, BUDGET_PRESSURE_MAX);
-	return BUDGET_RISK_MIN +
-	       (BUDGET_RISK_MAX - BUDGET_RISK_MIN) * pressure / BUDGET_PRESSURE_MAX;
+	cut = target_ns - (target_ns >> BUDGET_PKG_SHIFT);
+	return target_ns - div_s64(cut * pressure, BUDGET_PRESSURE_MAX);
 }
-EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_risk_tolerance);
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_break_even_ns);
+
+/**
+ * cpuidle_budget_expected_ns - the expected idle length, given the history
+ * @drv: the CPU's cpuidle driver (for the number of states)
+ * @hist: the CPU's idle history
+ * @sleep_ns: time to the next timer event
+ *
+ * The mean of min(event, timer) over the recent periods: an early period
+ * counts with its own length, capped by @sleep_ns (by state: the bin's
+ * mean length, where the cap falls inside a bin), any other one with
+ * @sleep_ns, since no event came before its own timer.
+ *
+ * Return: the expected length, 0..@sleep_ns; @sleep_ns with no history.
+ */
+s64 cpuidle_budget_expected_ns(struct cpuidle_driver *drv,
+			       const struct budget_history *hist, s64 sleep_ns)
+{
+	u64 sleep = clamp_t(s64, sleep_ns, 0, BUDGET_SLEEP_CAP_NS);
+	u64 sum = 0, early = 0;
+	int i;
+
+	if (!hist->total)
+		return sleep;
+	for (i = 0; i < drv->state_count; i++) {
+		sum += min(hist->early_ns[i], (u64)hist->early[i] * sleep / BUDGET_WEIGHT_ONE);
+		early += hist->early[i];
+	}
+	/* Decayed separately, the bins may add up to a little over the total. */
+	if (early < hist->total)
+		sum += (hist->total - early) * sleep / BUDGET_WEIGHT_ONE;
+	return min(div64_u64(sum * BUDGET_WEIGHT_ONE, hist->total), sleep);
+}
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_expected_ns);
 
 static bool budget_state_usable(struct cpuidle_driver *drv,
 				struct cpuidle_device *dev, int i,
@@ -163,26 +280,66 @@ static int budget_deepest_fitting(struct cpuidle_driver *drv,
 }
 
 /*
- * Steps 3 and 4: the deepest usable state, not deeper than @timer_state,
- * whose risk is within @tolerance; -1 if none.
+ * Step 3, the latency-first rule: the deepest usable state, not deeper
+ * than @limit, that at most BUDGET_RISK of the recent periods were too
+ * short for; the first enabled state if none is.
  */
-static int budget_pick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
-		       const struct budget_history *hist,
-		       const struct budget_input *in, int timer_state,
-		       unsigned int tolerance)
+static int budget_latency_pick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			       const struct budget_history *hist,
+			       const struct budget_input *in, int limit)
 {
-	u64 allowed = (u64)tolerance * hist->total;
+	u64 allowed = (u64)BUDGET_RISK * hist->total;
 	u64 short_weight = 0;
 	int i, best = -1;
 
 	/* short_weight: early periods that did not reach state i's target. */
-	for (i = 0; i <= timer_state; i++) {
+	for (i = 0; i <= limit; i++) {
 		if (budget_state_usable(drv, dev, i, in->latency_req_ns) &&
 		    short_weight * BUDGET_WEIGHT_ONE <= allowed)
 			best = i;
 		short_weight += hist->early[i];
 	}
-	return best;
+	return best >= 0 ? best : budget_first_enabled(drv, dev);
+}
+
+/*
+ * Step 4, the energy rule under pressure: from @lat, the latency-first
+ * choice, the deepest usable state up to @limit whose break-even is within
+ * the idle length the pressure weighs. Fills @out's expected_ns and
+ * pkg_deep; returns the state.
+ */
+static int budget_energy_pick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
+			      const struct budget_history *hist,
+			      const struct budget_input *in, int lat, int limit,
+			      s64 sleep_ns, struct budget_choice *out)
+{
+	unsigned int p = min(in->pressure, BUDGET_PRESSURE_MAX);
+	s64 mean, floor_ns, weighed, target;
+	bool deep;
+	int i;
+
+	out->expected_ns = 0;
+	out->pkg_deep = false;
+	if (!p || !hist->total)
+		return lat;
+	mean = cpuidle_budget_expected_ns(drv, hist, sleep_ns);
+	out->expected_ns = mean;
+	floor_ns = drv->states[lat].target_residency_ns;
+	weighed = floor_ns;
+	if (mean > floor_ns)
+		weighed += div_s64((mean - floor_ns) * p, BUDGET_PRESSURE_MAX);
+
+	for (i = limit; i > lat; i--) {
+		if (!budget_state_usable(drv, dev, i, in->latency_req_ns))
+			continue;
+		target = drv->states[i].target_residency_ns;
+		deep = in->pkg_depth_ns >= target;
+		if (cpuidle_budget_break_even_ns(target, p, deep) <= weighed) {
+			out->pkg_deep = deep && target > weighed;
+			return i;
+		}
+	}
+	return lat;
 }
 
 /* Step 5 for one choice: may change @state, returns whether to stop. */
@@ -218,7 +375,7 @@ static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
  * @drv: the CPU's cpuidle driver
  * @dev: the CPU's cpuidle device (for the disabled states)
  * @hist: the CPU's idle history
- * @in: timer, tick, latency limit and pressure for this selection
+ * @in: timer, tick, latency limit, pressure and package depth
  * @out: the decision, and the pressure-0 decision for comparison
  *
  * Pure: reads nothing but its arguments, so that every branch can be
@@ -234,6 +391,8 @@ void cpuidle_budget_select_state(struct cpuidle_driver *drv,
 	int timer_state, state, unbiased;
 	s64 sleep_ns = max_t(s64, in->sleep_ns, 0);
 
+	out->expected_ns = 0;
+	out->pkg_deep = false;
 	timer_state = budget_deepest_fitting(drv, dev, drv->state_count - 1,
 					     in->latency_req_ns, sleep_ns);
 	if (timer_state < 0) {
@@ -241,18 +400,9 @@ void cpuidle_budget_select_state(struct cpuidle_driver *drv,
 		state = first;
 		unbiased = first;
 	} else {
-		state = budget_pick(drv, dev, hist, in, timer_state,
-				    cpuidle_budget_risk_tolerance(in->pressure));
-		if (state < 0)
-			state = first;
-		unbiased = state;
-		/* Without pressure there is no bias: skip the second pass. */
-		if (in->pressure && in->want_unbiased) {
-			unbiased = budget_pick(drv, dev, hist, in, timer_state,
-					       cpuidle_budget_risk_tolerance(0));
-			if (unbiased < 0)
-				unbiased = first;
-		}
+		unbiased = budget_latency_pick(drv, dev, hist, in, timer_state);
+		state = budget_energy_pick(drv, dev, hist, in, unbiased,
+					   timer_state, sleep_ns, out);
 	}
 
 	out->timer_state = timer_state;
@@ -294,21 +444,16 @@ bool cpuidle_budget_select_without_timers(struct cpuidle_driver *drv,
 	if (!hist->total || !(drv->states[0].flags & CPUIDLE_FLAG_POLLING) ||
 	    in->tick_stopped || hist->skips >= BUDGET_SKIP_MAX)
 		return false;
-	state = budget_pick(drv, dev, hist, in, deepest,
-			    cpuidle_budget_risk_tolerance(in->pressure));
-	if (state < 0 || state == deepest ||
+	/* With the timer as far as can be: a real one can only cut it. */
+	unbiased = budget_latency_pick(drv, dev, hist, in, deepest);
+	state = budget_energy_pick(drv, dev, hist, in, unbiased, deepest,
+				   BUDGET_SLEEP_CAP_NS, out);
+	if (state == deepest ||
 	    drv->states[state].target_residency_ns >= BUDGET_CHEAP_RESIDENCY_NS)
 		return false;
 
-	unbiased = state;
-	if (in->pressure && in->want_unbiased) {
-		unbiased = budget_pick(drv, dev, hist, in, deepest,
-				       cpuidle_budget_risk_tolerance(0));
-		if (unbiased < 0)
-			unbiased = budget_first_enabled(drv, dev);
-	}
 	out->state = state;
-	out->unbiased = unbiased;
+	out->unbiased = in->want_unbiased ? unbiased : state;
 	out->timer_state = -1;
 	out->predicted_ns = drv->states[state + 1].target_residency_ns;
 	out->stop_tick = false;
@@ -380,13 +525,16 @@ bool cpuidle_budget_history_update(struct budget_history *hist,
 
 	for (i = 0; i < drv->state_count; i++) {
 		hist->early[i] -= hist->early[i] >> BUDGET_DECAY_SHIFT;
+		hist->early_ns[i] -= hist->early_ns[i] >> BUDGET_DECAY_SHIFT;
 		if (drv->states[i].target_residency_ns <= residency_ns)
 			bin = i;
 	}
 	hist->total -= hist->total >> BUDGET_DECAY_SHIFT;
 	hist->total += BUDGET_WEIGHT_ONE;
-	if (early)
+	if (early) {
 		hist->early[bin] += BUDGET_WEIGHT_ONE;
+		hist->early_ns[bin] += max_t(s64, residency_ns, 0);
+	}
 	return early;
 }
 EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_history_update);

@@ -9,7 +9,9 @@
  *
  * Sampling
  *
- * A work per package reads the signals every sample_period_ms from
+ * A work per package reads the signals every sample_period_ms (100 by
+ * default: the averages it feeds have time constants of seconds, and a
+ * sample costs tens of microseconds, 0.03% of a CPU at this period) from
  * process context, where MSR reads through IPIs are allowed, computes the
  * pressure and publishes it with WRITE_ONCE(). The idle path only
  * READ_ONCE()s it. Sampling runs only while budget is the governor of at
@@ -82,22 +84,48 @@
  *
  * Pressure (cpuidle_budget_pressure_from_sample())
  *
- * - limit: 0 below 85% of the power limit, rising linearly to the maximum
- *   at the limit (85%: RAPL averages over a window, so a package that
- *   reads 85-100% of PL1 is, in practice, being held at it);
- * - throttling: the throttled share of the window, or the maximum while
- *   the hardware reports the power limit as active;
- * - the larger of the two, scaled by the busy CPUs' frequency headroom
- *   when it is known: half at no headroom (the limit is near but does not
- *   hold them back yet), full from 1/8 below maximum frequency on;
- * - with no power limit known and no throttling: 0. Busy CPUs running
- *   below their maximum frequency on a package without a known limit are
- *   as likely held there by schedutil, EPP, a thermal cap or
- *   scaling_max_freq as by power, and none of those is helped by deeper
- *   idle elsewhere. Only with the headroom_pressure parameter set does
- *   such a package get twice the headroom as its pressure (for parts
- *   whose power limit is invisible to the source, see msr.c);
- * - 0 when no CPU of the package is busy: nothing would use the budget.
+ * A power limit does not hold the power of any one moment: RAPL holds the
+ * package's power, averaged with a time constant (PL1's window, Tau, 28 s
+ * on most laptops, 1 s at reset), at PL1, and the short average at PL2.
+ * Under PL1, joules spent now are joules a later burst will not have, so
+ * the pressure follows what the limit enforces, not whether some CPU
+ * happens to be busy now: a mostly idle, bursty load (typing, scrolling)
+ * is held by PL1 through its average exactly like a steady one. The terms,
+ * each 0..BUDGET_PRESSURE_MAX, and the pressure their largest:
+ *
+ * - energy budget: the package power averaged over the limit's window,
+ *   as the limit averages it (cpuidle_budget_smooth()), against PL1: 0
+ *   up to 85% of the limit, the maximum at the limit. Equivalently, the
+ *   energy left in the window, (PL1 - average) x Tau, against 15% of the
+ *   window's budget: the bias starts while there is energy left, so that
+ *   what idle CPUs save is still there for the next burst instead of
+ *   arriving after the limit has bitten. (6 W for 28 s is 168 J; 15% is
+ *   25 J, 1.8 s of a 20 W burst above PL1.)
+ * - short limit: the last sample's power against PL2, with the same
+ *   ramp. PL2's own window is milliseconds, shorter than a sample, so a
+ *   sample's average at PL2 means PL2 held for the whole sample.
+ * - time at the limit: the throttled share of each sample (where the
+ *   source counts it), averaged over an eighth of the window;
+ * - limit bits: the share of samples in which the hardware reported a
+ *   power limit as active, averaged likewise. An eighth of the window is
+ *   long enough not to follow one PL2 burst, short enough to let go within
+ *   the window once the limit stops binding;
+ * - turbo: the share of samples in which the hardware reported the busy
+ *   CPUs held below their turbo ratio by the number of active cores,
+ *   averaged likewise. No power limit binds then, but a core in a shallow
+ *   state counts as active: idle CPUs in power-gated states raise the
+ *   busy ones' frequency cap, which is worth their exit latency.
+ *
+ * The busy CPUs and their frequency are measured (debugfs) but do not
+ * gate the pressure: with an average limit, the CPUs that need the budget
+ * are often not busy at the moment of the sample. With no limit known,
+ * no throttling and no limit bits, the pressure is 0: busy CPUs below
+ * their maximum frequency on a package without a known limit are as
+ * likely held there by schedutil, EPP, a thermal cap or scaling_max_freq
+ * as by power, and none of those is helped by deeper idle elsewhere. Only
+ * with the headroom_pressure parameter set does such a package get twice
+ * the busy CPUs' frequency headroom as its pressure (for parts whose
+ * power limit is invisible to the source, see msr.c).
  *
  * Override (debugfs, for tests)
  *
@@ -199,7 +227,7 @@ module_param_cb(signals, &budget_signals_ops, NULL, 0444);
 MODULE_PARM_DESC(signals,
 		 "Power signal source: auto, intel-rapl, amd, platform or none (default: auto)");
 
-static unsigned int budget_period_ms = 4;
+static unsigned int budget_period_ms = 100;
 
 static int budget_period_set(const char *val, const struct kernel_param *kp)
 {
@@ -211,7 +239,7 @@ static const struct kernel_param_ops budget_period_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(sample_period_ms, &budget_period_ops, &budget_period_ms, 0644);
-MODULE_PARM_DESC(sample_period_ms, "Power signal sampling period, 1..1000 ms (default: 4)");
+MODULE_PARM_DESC(sample_period_ms, "Power signal sampling period, 1..1000 ms (default: 100)");
 
 static bool budget_allow_override;
 module_param_named(allow_override, budget_allow_override, bool, 0444);
@@ -237,6 +265,7 @@ MODULE_PARM_DESC(headroom_pressure,
  * @prev: the source's reading at the previous sample
  * @prev_us: time of the previous sample
  * @have_prev: @prev, @prev_us and the CPUs' idle baselines are valid
+ * @have_avg: @last holds averages to go on from (cpuidle_budget_smooth())
  * @stuck_samples: consecutive samples without energy counter progress
  * @samples: samples taken
  * @busy_ns: total time spent sampling (the sampler's own overhead)
@@ -257,6 +286,7 @@ struct budget_pkg {
 	struct cpuidle_budget_reading prev;
 	u64 prev_us;
 	bool have_prev;
+	bool have_avg;
 	unsigned int stuck_samples;
 	u64 samples;
 	u64 busy_ns;
@@ -319,8 +349,11 @@ void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *pr
 
 	if ((both & CPUIDLE_BUDGET_HAS_ENERGY) && now->energy_uj >= prev->energy_uj)
 		s->power_mw = cpuidle_budget_power_mw(now->energy_uj - prev->energy_uj, window_us);
-	if (now->valid & CPUIDLE_BUDGET_HAS_LIMIT)
+	if (now->valid & CPUIDLE_BUDGET_HAS_LIMIT) {
 		s->limit_mw = now->limit_mw;
+		s->window_us = now->limit_window_us;
+		s->short_limit_mw = now->short_limit_mw;
+	}
 	if ((both & CPUIDLE_BUDGET_HAS_THROTTLE) && window_us &&
 	    now->throttled_us >= prev->throttled_us) {
 		u64 throttled = min(now->throttled_us - prev->throttled_us, window_us);
@@ -329,45 +362,106 @@ void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *pr
 	}
 	if (now->valid & CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE)
 		s->limit_notified = now->limit_active;
+	if (now->valid & CPUIDLE_BUDGET_HAS_TURBO_LIMIT)
+		s->turbo_limited = now->turbo_limited;
+	if (!s->window_us)
+		s->window_us = BUDGET_DEFAULT_WINDOW_US;
 }
 EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_sample_from_readings);
 
+/**
+ * cpuidle_budget_ewma - one step of an exponentially weighted moving average
+ * @avg: the average so far
+ * @sample: the new value, which held for @dt_us
+ * @dt_us: time since the last step
+ * @tau_us: the time constant
+ *
+ * Moves @avg by @dt_us / @tau_us of the way to @sample: the first-order
+ * term of 1 - exp(-dt/tau), within 1% of it while the step is below 1/50
+ * of the time constant (a 100 ms sample against a 28 s PL1 window is
+ * 1/280), and all the way once the step is as long as the time constant.
+ *
+ * Return: the new average.
+ */
+u32 cpuidle_budget_ewma(u32 avg, u32 sample, u64 dt_us, u64 tau_us)
+{
+	if (!tau_us || dt_us >= tau_us)
+		return sample;
+	if (sample >= avg)
+		return avg + div64_u64((u64)(sample - avg) * dt_us, tau_us);
+	return avg - div64_u64((u64)(avg - sample) * dt_us, tau_us);
+}
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_ewma);
+
+/**
+ * cpuidle_budget_smooth - a sample's averages, from the previous sample's
+ * @prev: the previous sample of the package, NULL for the first after a gap
+ * @s: the new sample, its window's figures filled; its averages are set
+ * @dt_us: the new sample's window
+ *
+ * The power is averaged over the limit's window (see "Pressure"), the
+ * throttling and the status bits over an eighth of it. The first sample
+ * after a gap starts every average at its own window's value: nothing
+ * older is known, and an average started at 0 would take a whole PL1
+ * window (28 s on most laptops) to show a package already at its limit.
+ */
+void cpuidle_budget_smooth(const struct budget_sample *prev, struct budget_sample *s,
+			   u64 dt_us)
+{
+	u32 limited = s->limit_notified ? BUDGET_PRESSURE_MAX : 0;
+	u32 turbo = s->turbo_limited ? BUDGET_PRESSURE_MAX : 0;
+	u64 tau = s->window_us ?: BUDGET_DEFAULT_WINDOW_US;
+
+	if (!prev) {
+		s->avg_mw = s->power_mw;
+		s->throttle_avg = s->throttle;
+		s->limited_avg = limited;
+		s->turbo_avg = turbo;
+		return;
+	}
+	s->avg_mw = cpuidle_budget_ewma(prev->avg_mw, s->power_mw, dt_us, tau);
+	s->throttle_avg = cpuidle_budget_ewma(prev->throttle_avg, s->throttle, dt_us, tau / 8);
+	s->limited_avg = cpuidle_budget_ewma(prev->limited_avg, limited, dt_us, tau / 8);
+	s->turbo_avg = cpuidle_budget_ewma(prev->turbo_avg, turbo, dt_us, tau / 8);
+}
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_smooth);
+
 #define BUDGET_LIMIT_RAMP_START	870	/* 85% of the limit, of 1024 */
+
+/* 0 up to 85% of @limit_mw, rising linearly to the maximum at the limit. */
+static unsigned int budget_limit_ramp(u32 power_mw, u32 limit_mw)
+{
+	u64 ratio;
+
+	if (!limit_mw || !power_mw)
+		return 0;
+	ratio = div_u64((u64)power_mw * BUDGET_PRESSURE_MAX, limit_mw);
+	if (ratio >= BUDGET_PRESSURE_MAX)
+		return BUDGET_PRESSURE_MAX;
+	if (ratio <= BUDGET_LIMIT_RAMP_START)
+		return 0;
+	return (ratio - BUDGET_LIMIT_RAMP_START) * BUDGET_PRESSURE_MAX /
+	       (BUDGET_PRESSURE_MAX - BUDGET_LIMIT_RAMP_START);
+}
 
 /**
  * cpuidle_budget_pressure_from_sample - the pressure a sample means
- * @s: the sample
+ * @s: the sample, its averages set
  *
  * Return: pressure, 0..BUDGET_PRESSURE_MAX (see the comment at the top).
  */
 unsigned int cpuidle_budget_pressure_from_sample(const struct budget_sample *s)
 {
-	unsigned int limit = 0, throttle, headroom, p;
-	u64 ratio;
+	unsigned int p;
 
-	if (!s->busy_cpus)
-		return 0;
-
-	if (s->limit_mw && s->power_mw) {
-		ratio = div_u64((u64)s->power_mw * BUDGET_PRESSURE_MAX, s->limit_mw);
-		if (ratio >= BUDGET_PRESSURE_MAX)
-			limit = BUDGET_PRESSURE_MAX;
-		else if (ratio > BUDGET_LIMIT_RAMP_START)
-			limit = (ratio - BUDGET_LIMIT_RAMP_START) * BUDGET_PRESSURE_MAX /
-				(BUDGET_PRESSURE_MAX - BUDGET_LIMIT_RAMP_START);
-	}
-	throttle = s->limit_notified ? BUDGET_PRESSURE_MAX :
-		   min(s->throttle, BUDGET_PRESSURE_MAX);
-	p = max(limit, throttle);
-	headroom = min(s->headroom, BUDGET_PRESSURE_MAX);
-
-	if (!s->freq_known)
-		return p;
-	if (!s->limit_mw && !p)
-		return s->headroom_alone ? min(2 * headroom, BUDGET_PRESSURE_MAX) : 0;
-	/* Half at no headroom, full from 1/8 (128 of 1024) on. */
-	return p * (BUDGET_PRESSURE_MAX / 2 + min(4 * headroom, BUDGET_PRESSURE_MAX / 2)) /
-	       BUDGET_PRESSURE_MAX;
+	p = max(budget_limit_ramp(s->avg_mw, s->limit_mw),
+		budget_limit_ramp(s->power_mw, s->short_limit_mw));
+	p = max3(p, s->throttle_avg, s->limited_avg);
+	p = max(p, s->turbo_avg);
+	p = min(p, BUDGET_PRESSURE_MAX);
+	if (!p && !s->limit_mw && !s->short_limit_mw && s->freq_known && s->headroom_alone)
+		return min(2 * min(s->headroom, BUDGET_PRESSURE_MAX), BUDGET_PRESSURE_MAX);
+	return p;
 }
 EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_pressure_from_sample);
 
@@ -491,6 +585,7 @@ static void budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s,
 static void budget_pkg_forget(struct budget_pkg *pkg)
 {
 	pkg->have_prev = false;
+	pkg->have_avg = false;
 	pkg->stuck_samples = 0;
 	pkg->prev = (struct cpuidle_budget_reading) {};
 }
@@ -528,6 +623,10 @@ static void budget_sample(struct budget_pkg *pkg)
 	pkg->prev_us = now_us;
 	pkg->have_prev = true;
 	s.headroom_alone = READ_ONCE(budget_headroom_pressure);
+	if (!baseline) {
+		cpuidle_budget_smooth(pkg->have_avg ? &pkg->last : NULL, &s, window_us);
+		pkg->have_avg = true;
+	}
 
 	/* allow_override is fixed at load: without it there is none. */
 	if (budget_allow_override && !baseline) {
@@ -906,17 +1005,19 @@ static int budget_packages_show(struct seq_file *m, void *unused)
 	unsigned int i;
 
 	mutex_lock(&budget_source_lock);
-	seq_puts(m, "package source pressure power_mw limit_mw throttle limit_notified busy_cpus headroom freq_known samples sampler_ns cpu\n");
+	seq_puts(m, "package source pressure power_mw limit_mw throttle limit_notified busy_cpus headroom freq_known samples sampler_ns cpu avg_mw window_ms short_limit_mw throttle_avg limited_avg turbo_avg\n");
 	for (i = 0; i < budget_npkgs; i++) {
 		struct budget_pkg *pkg = &budget_pkgs[i];
 		struct budget_sample s = pkg->last;
 
-		seq_printf(m, "%u %s %u %u %u %u %d %u %u %d %llu %llu %d\n", i,
+		seq_printf(m, "%u %s %u %u %u %u %d %u %u %d %llu %llu %d %u %llu %u %u %u %u\n", i,
 			   READ_ONCE(budget_override_active) ? "override" :
 			   budget_src_name(pkg->src),
 			   READ_ONCE(pkg->pressure), s.power_mw, s.limit_mw,
 			   s.throttle, s.limit_notified, s.busy_cpus, s.headroom,
-			   s.freq_known, pkg->samples, READ_ONCE(pkg->busy_ns), pkg->cpu);
+			   s.freq_known, pkg->samples, READ_ONCE(pkg->busy_ns), pkg->cpu,
+			   s.avg_mw, div_u64(s.window_us, USEC_PER_MSEC), s.short_limit_mw,
+			   s.throttle_avg, s.limited_avg, s.turbo_avg);
 	}
 	mutex_unlock(&budget_source_lock);
 	return 0;
@@ -924,21 +1025,24 @@ static int budget_packages_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(budget_packages);
 
 /*
- * "off", or space-separated key=value pairs: power_mw, limit_mw, throttle,
- * limit_notified, busy_cpus, headroom, freq_known. Unset keys are 0, but
- * busy_cpus, which defaults to 1. All or nothing: one bad pair, and the
- * override stays as it was.
+ * "off", or space-separated key=value pairs: power_mw, limit_mw,
+ * short_limit_mw, throttle, limit_notified, turbo_limited, busy_cpus,
+ * headroom, freq_known. Unset keys are 0, but busy_cpus, which defaults to
+ * 1. The values stand for the averages too (power_mw for the PL1-window
+ * average, and so on), so a scenario holds from the next sample on. All or
+ * nothing: one bad pair, and the override stays as it was.
  */
 static int budget_parse_override(char *buf, struct budget_sample *s)
 {
-	enum { POWER, LIMIT, THROTTLE, NOTIFIED, BUSY, HEADROOM, FREQ, NKEYS };
+	enum { POWER, LIMIT, SHORT, THROTTLE, NOTIFIED, TURBO, BUSY, HEADROOM, FREQ,
+	       NKEYS };
 	static const char * const keys[NKEYS] = {
-		"power_mw", "limit_mw", "throttle", "limit_notified",
-		"busy_cpus", "headroom", "freq_known",
+		"power_mw", "limit_mw", "short_limit_mw", "throttle", "limit_notified",
+		"turbo_limited", "busy_cpus", "headroom", "freq_known",
 	};
 	static const u32 max[NKEYS] = {
-		U32_MAX, U32_MAX, BUDGET_PRESSURE_MAX, 1,
-		U32_MAX, BUDGET_PRESSURE_MAX, 1,
+		U32_MAX, U32_MAX, U32_MAX, BUDGET_PRESSURE_MAX, 1,
+		1, U32_MAX, BUDGET_PRESSURE_MAX, 1,
 	};
 	u32 vals[NKEYS] = { [BUSY] = 1 };
 	char *tok, *val;
@@ -958,8 +1062,15 @@ static int budget_parse_override(char *buf, struct budget_sample *s)
 	*s = (struct budget_sample) {
 		.power_mw = vals[POWER],
 		.limit_mw = vals[LIMIT],
+		.window_us = BUDGET_DEFAULT_WINDOW_US,
+		.short_limit_mw = vals[SHORT],
 		.throttle = vals[THROTTLE],
 		.limit_notified = vals[NOTIFIED],
+		.turbo_limited = vals[TURBO],
+		.avg_mw = vals[POWER],
+		.throttle_avg = vals[THROTTLE],
+		.limited_avg = vals[NOTIFIED] ? BUDGET_PRESSURE_MAX : 0,
+		.turbo_avg = vals[TURBO] ? BUDGET_PRESSURE_MAX : 0,
 		.busy_cpus = vals[BUSY],
 		.headroom = vals[HEADROOM],
 		.freq_known = vals[FREQ],
@@ -1011,9 +1122,10 @@ static int budget_override_show(struct seq_file *m, void *unused)
 		seq_puts(m, "off\n");
 		return 0;
 	}
-	seq_printf(m, "power_mw=%u limit_mw=%u throttle=%u limit_notified=%d busy_cpus=%u headroom=%u freq_known=%d\n",
-		   s.power_mw, s.limit_mw, s.throttle, s.limit_notified,
-		   s.busy_cpus, s.headroom, s.freq_known);
+	seq_printf(m, "power_mw=%u limit_mw=%u short_limit_mw=%u throttle=%u limit_notified=%d turbo_limited=%d busy_cpus=%u headroom=%u freq_known=%d\n",
+		   s.power_mw, s.limit_mw, s.short_limit_mw, s.throttle,
+		   s.limit_notified, s.turbo_limited, s.busy_cpus, s.headroom,
+		   s.freq_known);
 	return 0;
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoint of the budget cpuidle governor: one event per selection, with
- * what the selection saw and what it chose, biased and unbiased.
+ * Tracepoints of the budget cpuidle governor: one event per selection, with
+ * what the selection saw and what it chose, biased and unbiased, and the
+ * expected idle length and package term behind the energy rule (0 when it
+ * did not run); one per package sample, with the terms of the pressure.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM cpuidle_budget
@@ -21,27 +23,31 @@
 TRACE_EVENT(cpuidle_budget_select,
 	    TP_PROTO(int cpu, s64 predicted_ns, s64 sleep_ns,
 		     unsigned int pressure, int state, int unbiased,
-		     bool stop_tick),
+		     bool stop_tick, s64 expected_ns, bool pkg_deep),
 	    TP_ARGS(cpu, predicted_ns, sleep_ns, pressure, state, unbiased,
-		    stop_tick),
+		    stop_tick, expected_ns, pkg_deep),
 	    TP_STRUCT__entry(__field(int, cpu)
 			     __field(s64, predicted_ns)
 			     __field(s64, sleep_ns)
 			     __field(unsigned int, pressure)
 			     __field(int, state)
 			     __field(int, unbiased)
-			     __field(bool, stop_tick)),
+			     __field(bool, stop_tick)
+			     __field(s64, expected_ns)
+			     __field(bool, pkg_deep)),
 	    TP_fast_assign(__entry->cpu = cpu;
 			   __entry->predicted_ns = predicted_ns;
 			   __entry->sleep_ns = sleep_ns;
 			   __entry->pressure = pressure;
 			   __entry->state = state;
 			   __entry->unbiased = unbiased;
-			   __entry->stop_tick = stop_tick;),
-	    TP_printk("cpu=%d predicted_ns=%lld sleep_ns=%lld pressure=%u state=%d unbiased=%d stop_tick=%d",
+			   __entry->stop_tick = stop_tick;
+			   __entry->expected_ns = expected_ns;
+			   __entry->pkg_deep = pkg_deep;),
+	    TP_printk("cpu=%d predicted_ns=%lld sleep_ns=%lld pressure=%u state=%d unbiased=%d stop_tick=%d expected_ns=%lld pkg_deep=%d",
 		      __entry->cpu, __entry->predicted_ns, __entry->sleep_ns,
 		      __entry->pressure, __entry->state, __entry->unbiased,
-		      __entry->stop_tick)
+		      __entry->stop_tick, __entry->expected_ns, __entry->pkg_deep)
 );
 
 /*
@@ -59,6 +65,11 @@ TRACE_EVENT(cpuidle_budget_sample,
 			     __field(u32, power_mw)
 			     __field(u32, limit_mw)
 			     __field(u32, busy_cpus)
+			     __field(u32, avg_mw)
+			     __field(u32, short_limit_mw)
+			     __field(u32, throttle_avg)
+			     __field(u32, limited_avg)
+			     __field(u32, turbo_avg)
 			     __field(unsigned int, pressure)),
 	    TP_fast_assign(__entry->pkg = pkg;
 			   __entry->cpu = cpu;
@@ -66,11 +77,18 @@ TRACE_EVENT(cpuidle_budget_sample,
 			   __entry->power_mw = s->power_mw;
 			   __entry->limit_mw = s->limit_mw;
 			   __entry->busy_cpus = s->busy_cpus;
+			   __entry->avg_mw = s->avg_mw;
+			   __entry->short_limit_mw = s->short_limit_mw;
+			   __entry->throttle_avg = s->throttle_avg;
+			   __entry->limited_avg = s->limited_avg;
+			   __entry->turbo_avg = s->turbo_avg;
 			   __entry->pressure = pressure;),
-	    TP_printk("pkg=%u cpu=%d window_us=%llu power_mw=%u limit_mw=%u busy_cpus=%u pressure=%u",
+	    TP_printk("pkg=%u cpu=%d window_us=%llu power_mw=%u limit_mw=%u busy_cpus=%u pressure=%u avg_mw=%u short_limit_mw=%u throttle_avg=%u limited_avg=%u turbo_avg=%u",
 		      __entry->pkg, __entry->cpu, __entry->window_us,
 		      __entry->power_mw, __entry->limit_mw, __entry->busy_cpus,
-		      __entry->pressure)
+		      __entry->pressure, __entry->avg_mw, __entry->short_limit_mw,
+		      __entry->throttle_avg, __entry->limited_avg,
+		      __entry->turbo_avg)
 );
 
 #endif /* _CPUIDLE_BUDGET_TRACE_H */
