@@ -42,8 +42,9 @@
 # Output, in $RESULTS_DIR/ab/SCENARIO/: blocks (one line per block:
 # round, position, arm, then the counters at each edge as key=value, the
 # idle states' entries and time summed over the CPUs among them),
-# scenario (its constants), pressure (budget's packages file at each
-# budget block's end). bench/ab-report.py reads them.
+# scenario (its constants), pressure (at each budget block's end, per
+# package, budget's pressure and the terms behind it: the power averaged
+# over the PL1 window, the turbo and limit status shares). bench/ab-report.py reads them.
 #
 # Settings (KEY=VALUE after the scenario): rounds (5), settle (6 s),
 # measure (6 s), arms (all seven, comma-separated), pl1_window_ms (2000:
@@ -343,7 +344,11 @@ for ((r = 0; r < ROUNDS; r++)); do
 		line="round=$r pos=$i arm=$a $(edge a)"
 		sleep "$MEASURE"
 		echo "$line $(edge b)" >>"$OUT/blocks"
-		[[ $a == budget* ]] && echo "$r $a $(awk 'NR > 1 { print $3 }' $PACKAGES | tr '\n' ' ')" >>"$OUT/pressure"
+		# Per package: pressure, then the terms behind it by name.
+		[[ $a == budget* ]] && echo "$r $a $(awk '
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ printf "%s avg_mw=%s turbo_avg=%s limited_avg=%s ", $3, $c["avg_mw"],
+				$c["turbo_avg"], $c["limited_avg"] }' $PACKAGES)" >>"$OUT/pressure"
 	done
 	echo "# $SCENARIO: round $((r + 1)) of $ROUNDS done"
 done

@@ -25,11 +25,14 @@ DIR=$(dirname "$0")
 PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
 TRACE=/sys/kernel/tracing
 SAMPLE_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_sample
-# The default sampling period (sample_period_ms) and how long each
-# measurement runs: 2 s is 500 periods; at least a fifth must be sampled.
-PERIOD_MS=4
+# The sampling period the module is loaded with (sample_period_ms; the
+# default, 100 ms, would give too few samples for these counts) and how
+# long each measurement runs: 2 s is 200 periods; at least a fifth must
+# be sampled, and no window may be longer than 25 periods.
+PERIOD_MS=10
 MEASURE_S=2
 MIN_SAMPLES=$((MEASURE_S * 1000 / PERIOD_MS / 5))
+MAX_WINDOW_US=$((25 * PERIOD_MS * 1000))
 
 ktap_print_header
 ktap_set_plan 9
@@ -73,7 +76,8 @@ ktap_test_result "the guest has two packages (CPUs 0-1, 2-3) and atomic-sleep ch
 # package's work there.
 set_governor menu
 rmmod "$MODULE" 2>/dev/null
-taskset -c 1 modprobe "$MODULE" || ktap_exit_fail_msg "modprobe $MODULE"
+taskset -c 1 modprobe "$MODULE" sample_period_ms=$PERIOD_MS ||
+	ktap_exit_fail_msg "modprobe $MODULE"
 taskset -c 1 bash -c "printf budget >$GOV_FILE" || ktap_exit_fail_msg "cannot select budget"
 
 bound_to_own_package() {
@@ -136,7 +140,7 @@ sample_count() {
 # The loop on CPU 3 moves to CPU 2 and back, ten times, 200 ms on each:
 # the CPU it leaves goes idle, the one it comes to never idles again
 # while it runs. However the sampler follows the load, no window may be
-# longer than 25 periods (100 ms), nor may the samples be fewer than a
+# longer than 25 periods, nor may the samples be fewer than a
 # fifth of the periods. (A sampler that stays on the CPU the load left,
 # on a timer that does not wake it, stops until that CPU wakes up for
 # something else; the CPU the load came to woke up right after a sample,
@@ -153,7 +157,7 @@ load_moves() {
 	n=$(sample_count 1)
 	longest=$(max_window 1)
 	ktap_print_msg "load moving between CPUs 2 and 3: $n samples of package 1 in 2 s (at least $MIN_SAMPLES), the longest window $longest us"
-	is_count "$n" "$longest" && [ "$n" -ge "$MIN_SAMPLES" ] && [ "$longest" -lt 100000 ]
+	is_count "$n" "$longest" && [ "$n" -ge "$MIN_SAMPLES" ] && [ "$longest" -lt "$MAX_WINDOW_US" ]
 }
 ktap_test_result "package 1 is sampled every period while its load moves between its CPUs" load_moves
 
@@ -243,7 +247,7 @@ package_back() {
 	echo 0 >"$SAMPLE_EVENT/enable"
 	ktap_print_msg "package 1 back on CPU $(pkg_field 1 cpu): first window_us $first; loaded, the longest $(max_window 1) us"
 	[ $rose = 0 ] && [ "$(pkg_field 1 cpu)" = 2 ] && [ "$first" = 0 ] &&
-		[ "$(max_window 1)" -lt 100000 ]
+		[ "$(max_window 1)" -lt "$MAX_WINDOW_US" ]
 }
 ktap_test_result "package 1 offline: not sampled; back: sampled again from fresh baselines" package_back
 cpu_online 3 1

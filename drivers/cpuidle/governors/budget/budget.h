@@ -58,12 +58,15 @@ struct budget_history {
  * @tick_ns: time to the next timer event or tick, the tick running
  * @latency_req_ns: the CPU's exit latency limit (PM QoS)
  * @tick_stopped: the tick is already stopped on this CPU
- * @want_unbiased: compute the pressure-0 choice too (tracing, statistics)
+ * @want_unbiased: report the pressure-0 choice, with the tick rules
+ *	applied to it (tracing, statistics)
  * @pressure: package power pressure, 0..BUDGET_PRESSURE_MAX
+ * @turbo: how often the package's busy CPUs are held by the turbo ratio
+ *	limit for the active cores, 0..BUDGET_PRESSURE_MAX (signals.c)
  * @pkg_depth_ns: how deep the package's other CPUs are: the smallest
  *	target residency of the states they are idle in now; 0 when one of
- *	them runs (or nobody looked: it is only needed under pressure),
- *	S64_MAX when the CPU is alone in its package
+ *	them runs, or nobody looked (only under pressure, and on packages of
+ *	at most 17 CPUs), S64_MAX when the CPU is alone in its package
  */
 struct budget_input {
 	s64 sleep_ns;
@@ -72,6 +75,7 @@ struct budget_input {
 	bool tick_stopped;
 	bool want_unbiased;
 	unsigned int pressure;
+	unsigned int turbo;
 	s64 pkg_depth_ns;
 };
 
@@ -89,6 +93,7 @@ struct budget_input {
  *	the timer) the energy rule weighed; 0 when it did not run (no
  *	pressure, or no history)
  * @pkg_deep: the package term lowered the break-even of the state chosen
+ * @turbo_deep: the turbo rule chose the state
  * @stop_tick: ask the idle loop to stop the tick
  */
 struct budget_choice {
@@ -98,6 +103,7 @@ struct budget_choice {
 	s64 predicted_ns;
 	s64 expected_ns;
 	bool pkg_deep;
+	bool turbo_deep;
 	bool stop_tick;
 };
 
@@ -113,10 +119,15 @@ struct budget_choice {
  *	its limits, 0..BUDGET_PRESSURE_MAX
  * @limit_notified: the hardware reported a power limit as active
  * @turbo_limited: the hardware reported the turbo ratio limit for the
- *	active cores as holding the busy CPUs back
+ *	active cores as holding the busy CPUs back (published apart from the
+ *	pressure: cpuidle_budget_turbo())
+ * @avg_us: the time the averages cover (since the last gap)
+ * @status_us: the time the status bits' averages cover (each read
+ *	standing for a sampling period at most)
  * @avg_mw: the package power averaged over @window_us, as the limit
  *	averages it (cpuidle_budget_smooth())
- * @throttle_avg: @throttle averaged over @window_us / 8
+ * @throttle_avg: @throttle averaged over @window_us / 8 (at least eight
+ *	sampling periods)
  * @limited_avg: share of recent samples with @limit_notified, likewise
  * @turbo_avg: share of recent samples with @turbo_limited, likewise
  * @busy_cpus: CPUs of the package that were busy for most of the window
@@ -126,9 +137,10 @@ struct budget_choice {
  * @headroom_alone: without a known limit, the headroom is the pressure
  *	(the headroom_pressure parameter)
  *
- * The pressure is worked out of the averages (signals.c), never of one
- * window alone, except for @power_mw against @short_limit_mw: the short
- * limit's own window is shorter than a sample's.
+ * The pressure is worked out of the averages (signals.c), not of one
+ * window alone, except for @power_mw against @short_limit_mw (the short
+ * limit's own window is shorter than a sample's) and the headroom
+ * (headroom_pressure).
  */
 struct budget_sample {
 	u32 power_mw;
@@ -138,6 +150,8 @@ struct budget_sample {
 	u32 throttle;
 	bool limit_notified;
 	bool turbo_limited;
+	u64 avg_us;
+	u64 status_us;
 	u32 avg_mw;
 	u32 throttle_avg;
 	u32 limited_avg;
@@ -189,7 +203,8 @@ struct budget_rapl_limit {
 unsigned int cpuidle_budget_pressure_from_sample(const struct budget_sample *s);
 u32 cpuidle_budget_ewma(u32 avg, u32 sample, u64 dt_us, u64 tau_us);
 void cpuidle_budget_smooth(const struct budget_sample *prev, struct budget_sample *s,
-			   u64 dt_us);
+			   u64 dt_us, u64 period_us);
+void cpuidle_budget_cpu_ran(unsigned int cpu);
 u32 cpuidle_budget_power_mw(u64 delta_uj, u64 window_us);
 void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
 					 const struct cpuidle_budget_reading *now,
@@ -197,6 +212,7 @@ void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *pr
 int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
 				  unsigned int min, unsigned int max);
 unsigned int cpuidle_budget_pressure(unsigned int cpu);
+unsigned int cpuidle_budget_turbo(unsigned int cpu);
 void cpuidle_budget_signals_start(void);
 void cpuidle_budget_signals_stop(void);
 void cpuidle_budget_signals_poke(unsigned int cpu);

@@ -277,7 +277,11 @@ static void pressure_stops_tick_more_readily(struct kunit *test)
 	f->in.pressure = BUDGET_PRESSURE_MAX / 2;
 	f->in.want_unbiased = true;
 	choose(f);
-	/* Early periods are all DEEP8 misses: risk 1 even at pressure 512. */
+	/*
+	 * Early periods all end at 6 ms: latency first takes DEEP5, the tick
+	 * then limits it to C10; at pressure 512 the length weighed is
+	 * 5 + (6 - 5) / 2 = 5.5 ms, short of DEEP8, and the tick is stopped.
+	 */
 	KUNIT_EXPECT_EQ(test, f->out.state, DEEP5);
 	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
 	KUNIT_EXPECT_EQ(test, f->out.unbiased, C10);
@@ -404,7 +408,10 @@ static void package_term_lowers_break_even(struct kunit *test)
 	choose(f);
 	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
 
-	/* At half pressure C6 breaks even at 312.5 us: just short. */
+	/*
+	 * At half pressure the length weighed is 4 + (300 - 4) / 2 = 152 us,
+	 * and C6 breaks even at 312.5 us.
+	 */
 	f->in.pkg_depth_ns = 700 * US;
 	f->in.pressure = BUDGET_PRESSURE_MAX / 2;
 	choose(f);
@@ -414,6 +421,56 @@ static void package_term_lowers_break_even(struct kunit *test)
 	choose(f);
 	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
 	KUNIT_EXPECT_FALSE(test, f->out.pkg_deep);
+}
+
+/*
+ * The turbo rule, at pressure 0: one period in four ends 100 us in, the
+ * rest at their 10 ms timer. Latency first stays in C1E; held by the
+ * turbo bins in most samples, the mean (about 7 ms) is past 16 exit
+ * latencies of C10 (3.68 ms), so C10 is worth its latency.
+ */
+static void turbo_rule_pays_for_long_periods(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		feed(f, 1, 10 * MS, 100 * US, false, false);
+		feed(f, 3, 10 * MS, 10 * MS, false, false);
+	}
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+
+	f->in.turbo = BUDGET_PRESSURE_MAX;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	KUNIT_EXPECT_TRUE(test, f->out.turbo_deep);
+	KUNIT_EXPECT_GE(test, f->out.expected_ns, 16 * 230 * US);
+
+	/* Held in fewer than half the samples: latency first. */
+	f->in.turbo = BUDGET_PRESSURE_MAX / 2 - 1;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	KUNIT_EXPECT_FALSE(test, f->out.turbo_deep);
+}
+
+/*
+ * A request-response loop (fio at queue depth 1): every period ends
+ * 400 us in. C6's 170 us exit latency would need 2.72 ms periods: the
+ * turbo rule leaves the CPU in C1E, however long the bins hold.
+ */
+static void turbo_rule_spares_short_periods(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 30, 10 * MS, 400 * US, false, false);
+	f->in.turbo = BUDGET_PRESSURE_MAX;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	KUNIT_EXPECT_FALSE(test, f->out.turbo_deep);
+	/* 400 us, less the decay's rounding (399.843 us). */
+	KUNIT_EXPECT_GE(test, f->out.expected_ns, 399 * US);
+	KUNIT_EXPECT_LE(test, f->out.expected_ns, 400 * US);
 }
 
 /*
@@ -441,7 +498,10 @@ static void skipping_under_pressure(struct kunit *test)
 								      &f->in, &f->out));
 }
 
-/* 3 early wake-ups at 300 us in 10: too many at pressure 0, fine at 1024. */
+/*
+ * 3 early wake-ups at 300 us in 10: too many for C6 latency first; at
+ * 1024 the energy rule weighs the mean, about 7 ms, and takes C10.
+ */
 static void pressure_accepts_uncertain_deep_state(struct kunit *test)
 {
 	struct budget_fixture *f = fixture(test, false);
@@ -588,7 +648,7 @@ static void timers_consulted_otherwise(struct kunit *test)
  * timers alternate between 300 us (C1E is all that fits) and 5 ms (C10
  * fits). Were the skipped periods filed as early (their timer unknown),
  * every 300 us one would count against C6 and deeper: half of all
- * periods, four times the 1/8 tolerance at pressure 0, and the CPU would
+ * periods, four times the 1/8 latency first allows, and the CPU would
  * stay in C1E through the 5 ms periods for good. Not recording them, and
  * consulting the timers every fifth selection, the history sees the
  * 300 us periods as timer-ended; the 30 us ones fade by 7/8 per recorded
@@ -651,6 +711,8 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(energy_rule_goes_past_majority),
 	KUNIT_CASE(package_term_lowers_break_even),
 	KUNIT_CASE(skipping_under_pressure),
+	KUNIT_CASE(turbo_rule_pays_for_long_periods),
+	KUNIT_CASE(turbo_rule_spares_short_periods),
 	KUNIT_CASE(pressure_accepts_uncertain_deep_state),
 	KUNIT_CASE(tick_wakeups_do_not_vote_shallow),
 	KUNIT_CASE(noisy_intervals_keep_their_information),
@@ -889,39 +951,75 @@ static void ewma_steps(struct kunit *test)
 
 static void smoothing_by_window(struct kunit *test)
 {
-	struct budget_sample prev = {}, s = {
+	struct budget_sample prev = {
+		.avg_mw = 5000, .avg_us = 28000000, .status_us = 28000000,
+	};
+	struct budget_sample s = {
 		.power_mw = 9000, .window_us = 28000000, .throttle = 1024,
 		.limit_notified = true, .turbo_limited = true,
 	};
 
-	/* The first sample after a gap starts every average at its own value. */
-	cpuidle_budget_smooth(NULL, &s, 100000);
-	KUNIT_EXPECT_EQ(test, s.avg_mw, 9000U);
-	KUNIT_EXPECT_EQ(test, s.throttle_avg, 1024U);
-	KUNIT_EXPECT_EQ(test, s.limited_avg, 1024U);
-	KUNIT_EXPECT_EQ(test, s.turbo_avg, 1024U);
-
 	/*
-	 * Then the power over the window (100 ms of 28 s: 14 of 4000 mW), the
+	 * The power over the window (100 ms of 28 s: 14 of 4000 mW), the
 	 * rest over an eighth of it (100 ms of 3.5 s: 1024 / 35 = 29.3).
 	 */
-	prev.avg_mw = 5000;
-	cpuidle_budget_smooth(&prev, &s, 100000);
+	cpuidle_budget_smooth(&prev, &s, 100000, 100000);
 	KUNIT_EXPECT_EQ(test, s.avg_mw, 5014U);
 	KUNIT_EXPECT_EQ(test, s.throttle_avg, 29U);
 	KUNIT_EXPECT_EQ(test, s.limited_avg, 29U);
 	KUNIT_EXPECT_EQ(test, s.turbo_avg, 29U);
+	KUNIT_EXPECT_EQ(test, s.avg_us, 28100000ULL);
 
-	/* Nothing binding: the averages fall by the same steps. */
+	/*
+	 * After a 10 s pause in sampling: the energy and the throttled time
+	 * were measured over the 10 s (10 / 28 of the way: +1428 mW; all the
+	 * way for the throttling), but a status bit read once still stands
+	 * for one period.
+	 */
+	cpuidle_budget_smooth(&prev, &s, 10000000, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 6428U);
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 1024U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 29U);
+
+	/* A 1 s window: the bits average over 8 periods, not 125 ms. */
+	s.window_us = 1000000;
+	cpuidle_budget_smooth(&prev, &s, 100000, 100000);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 128U);
+	KUNIT_EXPECT_EQ(test, s.turbo_avg, 128U);
+}
+
+static void smoothing_after_gap(struct kunit *test)
+{
+	struct budget_sample prev, s = {
+		.power_mw = 9000, .window_us = 28000000, .throttle = 1024,
+		.limit_notified = true,
+	};
+
+	/* The first sample after a gap: every average is its own value. */
+	cpuidle_budget_smooth(NULL, &s, 100000, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 9000U);
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 1024U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 1024U);
+	KUNIT_EXPECT_EQ(test, s.turbo_avg, 0U);
+	KUNIT_EXPECT_EQ(test, s.avg_us, 100000ULL);
+
+	/*
+	 * Then the plain mean of what was seen, until a time constant has
+	 * passed: one window at 9 W and one at 3 W are 6 W, not 9 W less
+	 * 1/280 of the difference; three, 5 W.
+	 */
 	prev = s;
-	s.power_mw = 5000;
+	s.power_mw = 3000;
 	s.throttle = 0;
 	s.limit_notified = false;
-	s.turbo_limited = false;
-	cpuidle_budget_smooth(&prev, &s, 3500000);
-	KUNIT_EXPECT_EQ(test, s.avg_mw, 5013U);	/* 14 * 3.5 / 28 = 1.75 */
-	KUNIT_EXPECT_EQ(test, s.throttle_avg, 0U);
-	KUNIT_EXPECT_EQ(test, s.turbo_avg, 0U);
+	cpuidle_budget_smooth(&prev, &s, 100000, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 6000U);
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 512U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 512U);
+	prev = s;
+	cpuidle_budget_smooth(&prev, &s, 100000, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 5000U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 342U);	/* 512 - 512 / 3 */
 }
 
 static void pressure_from_energy_budget(struct kunit *test)
@@ -938,8 +1036,11 @@ static void pressure_from_energy_budget(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
 	s.avg_mw = 9000;
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
-	/* No CPU busy in this window: the budget binds all the same. */
-	KUNIT_EXPECT_EQ(test, s.busy_cpus, 0U);
+	/* Busy CPUs or none in this window: the budget binds all the same. */
+	s.avg_mw = 5550;
+	s.busy_cpus = 3;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 512U);
+	s.busy_cpus = 0;
 	/* The last window alone at the limit, the average below: none. */
 	s.avg_mw = 3000;
 	s.power_mw = 12000;
@@ -965,9 +1066,9 @@ static void pressure_from_status(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 300U);
 	s.limited_avg = 700;
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 700U);
-	/* Held by the turbo ratio limit, no power limit anywhere. */
+	/* Held by the turbo ratio limit: published apart, not pressure. */
 	s.turbo_avg = 800;
-	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 800U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 700U);
 	/* The window's own figures count only through the averages. */
 	s = (struct budget_sample){ .throttle = 1024, .limit_notified = true,
 				    .turbo_limited = true };
@@ -1008,6 +1109,7 @@ static struct kunit_case budget_signal_cases[] = {
 	KUNIT_CASE(readings_missing_or_backwards),
 	KUNIT_CASE(ewma_steps),
 	KUNIT_CASE(smoothing_by_window),
+	KUNIT_CASE(smoothing_after_gap),
 	KUNIT_CASE(pressure_from_energy_budget),
 	KUNIT_CASE(pressure_from_short_limit),
 	KUNIT_CASE(pressure_from_status),

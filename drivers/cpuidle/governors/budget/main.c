@@ -33,8 +33,9 @@
 #define BUDGET_RATING 15
 
 /*
- * The biased/deeper statistics need the pressure-0 choice, a second pass
- * over the states on every selection under pressure: only on request.
+ * The biased/deeper statistics need the pressure-0 choice with the tick
+ * rules applied to it, more work on every selection under pressure: only
+ * on request.
  */
 static bool budget_bias_stats;
 module_param_named(bias_stats, budget_bias_stats, bool, 0644);
@@ -51,9 +52,7 @@ MODULE_PARM_DESC(bias_stats,
  * @tick_stops: selections that asked to stop the tick
  * @early_wakeups: idle periods that ended early (see policy.c)
  * @pkg_deep: selections the package term made deeper (see policy.c)
- * @idle_target_ns: the target residency of the state this CPU is idle
- *	in, 0 while it runs or polls: how deep it is, for the other CPUs of
- *	its package (budget_pkg_depth())
+ * @turbo_deep: selections the turbo rule made deeper (see policy.c)
  *
  * Written only by the CPU it belongs to, from the idle path; the counters
  * are read from debugfs without locking (one naturally aligned word each).
@@ -66,10 +65,23 @@ struct budget_cpu {
 	u64 tick_stops;
 	u64 early_wakeups;
 	u64 pkg_deep;
-	s64 idle_target_ns;
+	u64 turbo_deep;
 };
 
 static DEFINE_PER_CPU(struct budget_cpu, budget_cpus);
+
+/*
+ * The target residency of the state each CPU is idle in, 0 while it runs
+ * or polls: how deep it is, for the other CPUs of its package
+ * (budget_pkg_depth()). Written by its CPU at every idle entry and exit and
+ * read by the others, so on a cache line of its own, away from the
+ * history the CPU updates at every period. The core does not call
+ * ->reflect() when a state was chosen but not entered (need_resched()):
+ * the CPU then runs with its word still set until its next idle entry, or
+ * until the sampler sees it busy and clears it
+ * (cpuidle_budget_cpu_ran()), within a sampling period.
+ */
+static DEFINE_PER_CPU_SHARED_ALIGNED(s64, budget_idle_target_ns);
 
 static void budget_count(u64 *counter)
 {
@@ -77,26 +89,52 @@ static void budget_count(u64 *counter)
 }
 
 /*
+ * Other CPUs of a package that budget_pkg_depth() reads at most. A package
+ * C-state needs every CPU of the package idle at once: on a client part
+ * (up to 16 or so CPUs) that happens between bursts; a server package of
+ * dozens of cores seldom gets there, and reading all of their words on
+ * every selection would cost more than the term is worth.
+ */
+#define BUDGET_PKG_SCAN_MAX	16
+
+/*
  * How deep the other CPUs of @cpu's package are: the smallest target
- * residency of the states they are idle in, 0 as soon as one of them runs,
- * S64_MAX for a CPU alone in its package. It reads a word of each other
- * CPU (written by that CPU at every idle entry and exit), so it is only
- * worked out under pressure; the first running CPU ends the walk, which
- * keeps it short on a busy package.
+ * residency of the states they are idle in, 0 as soon as one of them runs
+ * (or the package is too large to look at), S64_MAX for a CPU alone in
+ * its package. It reads a word of each other CPU (written by that CPU at
+ * every idle entry and exit), so it is only worked out under pressure;
+ * the first running CPU ends the walk, which keeps it short on a busy
+ * package.
  */
 static s64 budget_pkg_depth(int cpu)
 {
+	const struct cpumask *pkg = topology_core_cpumask(cpu);
 	s64 depth = S64_MAX;
 	int other;
 
-	for_each_cpu(other, topology_core_cpumask(cpu)) {
+	if (cpumask_weight(pkg) > BUDGET_PKG_SCAN_MAX + 1)
+		return 0;
+	for_each_cpu(other, pkg) {
 		if (other == cpu)
 			continue;
-		depth = min(depth, READ_ONCE(per_cpu_ptr(&budget_cpus, other)->idle_target_ns));
+		depth = min(depth, READ_ONCE(per_cpu(budget_idle_target_ns, other)));
 		if (!depth)
 			break;
 	}
 	return depth;
+}
+
+/**
+ * cpuidle_budget_cpu_ran - the sampler saw @cpu busy: it is not idle deep
+ * @cpu: the CPU
+ *
+ * Clears what a selection that was never entered left behind (see
+ * budget_idle_target_ns). Racing with @cpu's own next selection, it may
+ * clear a valid word: the package term is then lost for one period.
+ */
+void cpuidle_budget_cpu_ran(unsigned int cpu)
+{
+	WRITE_ONCE(per_cpu(budget_idle_target_ns, cpu), 0);
 }
 
 static int budget_select(struct cpuidle_driver *drv,
@@ -111,6 +149,7 @@ static int budget_select(struct cpuidle_driver *drv,
 	in.latency_req_ns = cpuidle_governor_latency_req(dev->cpu);
 	in.tick_stopped = tick_nohz_tick_stopped();
 	in.pressure = cpuidle_budget_pressure(dev->cpu);
+	in.turbo = cpuidle_budget_turbo(dev->cpu);
 	in.want_unbiased = bias_stats || trace_cpuidle_budget_select_enabled();
 	if (in.pressure)
 		in.pkg_depth_ns = budget_pkg_depth(dev->cpu);
@@ -136,14 +175,16 @@ static int budget_select(struct cpuidle_driver *drv,
 		budget_count(&bc->tick_stops);
 	if (choice.pkg_deep)
 		budget_count(&bc->pkg_deep);
-	WRITE_ONCE(bc->idle_target_ns,
-		   drv->states[choice.state].flags & CPUIDLE_FLAG_POLLING ? 0 :
-		   drv->states[choice.state].target_residency_ns);
+	if (choice.turbo_deep)
+		budget_count(&bc->turbo_deep);
+	this_cpu_write(budget_idle_target_ns,
+		       drv->states[choice.state].flags & CPUIDLE_FLAG_POLLING ? 0 :
+		       drv->states[choice.state].target_residency_ns);
 
 	trace_cpuidle_budget_select(dev->cpu, choice.predicted_ns, in.sleep_ns,
 				    in.pressure, choice.state, choice.unbiased,
 				    choice.stop_tick, choice.expected_ns,
-				    choice.pkg_deep);
+				    choice.pkg_deep, in.turbo, choice.turbo_deep);
 	return choice.state;
 }
 
@@ -162,7 +203,7 @@ static void budget_reflect(struct cpuidle_device *dev, int index)
 
 	/* Awake now: a package whose sampler fell behind is sampled here. */
 	cpuidle_budget_signals_poke(dev->cpu);
-	WRITE_ONCE(bc->idle_target_ns, 0);
+	this_cpu_write(budget_idle_target_ns, 0);
 
 	if (!drv || index < 0 || index >= drv->state_count)
 		return;
@@ -194,7 +235,8 @@ static int budget_enable(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 	WRITE_ONCE(bc->tick_stops, 0);
 	WRITE_ONCE(bc->early_wakeups, 0);
 	WRITE_ONCE(bc->pkg_deep, 0);
-	WRITE_ONCE(bc->idle_target_ns, 0);
+	WRITE_ONCE(bc->turbo_deep, 0);
+	cpuidle_budget_cpu_ran(dev->cpu);
 	cpuidle_budget_signals_start();
 	return 0;
 }
@@ -218,15 +260,16 @@ static int budget_stats_show(struct seq_file *m, void *unused)
 {
 	int cpu;
 
-	seq_puts(m, "cpu selects biased deeper tick_stops early_wakeups pressure pkg_deep\n");
+	seq_puts(m, "cpu selects biased deeper tick_stops early_wakeups pressure pkg_deep turbo turbo_deep\n");
 	for_each_possible_cpu(cpu) {
 		struct budget_cpu *bc = per_cpu_ptr(&budget_cpus, cpu);
 
-		seq_printf(m, "%d %llu %llu %llu %llu %llu %u %llu\n", cpu,
+		seq_printf(m, "%d %llu %llu %llu %llu %llu %u %llu %u %llu\n", cpu,
 			   READ_ONCE(bc->selects), READ_ONCE(bc->biased),
 			   READ_ONCE(bc->deeper), READ_ONCE(bc->tick_stops),
 			   READ_ONCE(bc->early_wakeups), cpuidle_budget_pressure(cpu),
-			   READ_ONCE(bc->pkg_deep));
+			   READ_ONCE(bc->pkg_deep), cpuidle_budget_turbo(cpu),
+			   READ_ONCE(bc->turbo_deep));
 	}
 	return 0;
 }

@@ -55,7 +55,9 @@
  *    choice up to the timer state, whose break-even is within the idle
  *    length the pressure weighs: the latency-first choice's target
  *    residency at pressure 0, the expected idle length at full pressure,
- *    linear in between (see "The energy rule").
+ *    linear in between (see "The energy rule"); or, while the turbo
+ *    ratio limits hold the busy CPUs back, whose exit latency is worth
+ *    paying for the turbo bin (see "Turbo").
  * 5. Tick: the tick is stopped when the timer says the CPU sleeps past the
  *    next tick and either the choice agrees (the timer state was chosen)
  *    or the pressure is at least half: then a long idle period is worth
@@ -128,8 +130,32 @@
  * own entry and exit (cache flush, uncore clocks) are not in T_k. The
  * break-even moves from T_k to T_k / 4 in proportion to the pressure
  * (cpuidle_budget_break_even_ns()): at pressure 0 the rule is not used.
- * The glue (main.c) works out how deep the other CPUs are, and only
- * under pressure.
+ * The glue (main.c) works out how deep the other CPUs are, only under
+ * pressure and on packages of at most 17 CPUs (the walk reads a word of
+ * each).
+ *
+ * Turbo
+ *
+ * With no power limit near, a joule saved buys nothing, but a core in a
+ * shallow state still counts as active for the turbo ratio limits, and
+ * when the hardware reports the busy CPUs held below their turbo ratio by
+ * the number of active cores in most samples (cpuidle_budget_turbo(), at
+ * least half), an idle CPU that power-gates lifts their cap by a bin,
+ * d of their frequency. Over an idle period t that is worth d * t of a
+ * busy CPU's work; it costs the idle CPU one exit latency L when it wakes.
+ * Deeper idle is worth its latency from t > L / d on; with d = 1/16 (an
+ * estimate: mobile parts' MSR_TURBO_RATIO_LIMIT steps are 2-7% of the
+ * top bin, the emulated parts' 4% (Alder Lake-U) and 7% (Jasper Lake)),
+ * the turbo rule accepts a state deeper than latency first if the
+ * expected idle length is at least 16 times its exit latency (and its
+ * target residency): Alder Lake's C6 from 2.7 ms, Jasper Lake's C3 from
+ * 16.8 ms. A CPU on the critical path of a short request-response loop
+ * (fio at queue depth 1) never qualifies; a CPU idle between keystrokes
+ * does, where latency first might have stayed shallow on a noisy history.
+ * The bits do not say whether the active cores that hold the bin are busy
+ * ones or idle ones in shallow states; the rule asks only for periods long
+ * enough to be worth it either way. The turbo share is not pressure: it
+ * neither weighs the mean nor stops the tick.
  *
  * The pressure-0 choice is reported in the statistics and the trace, the
  * *unbiased* state, so that the bias can be seen at work, with the
@@ -182,6 +208,13 @@
  * least as deep (see "The package term").
  */
 #define BUDGET_PKG_SHIFT	2
+
+/*
+ * The turbo rule: a state is worth its exit latency for the turbo bins
+ * from an expected idle length of this many exit latencies on (see
+ * "Turbo").
+ */
+#define BUDGET_TURBO_LATENCY_MULT	16
 
 /*
  * Times to the next timer beyond this are taken as this in the expected
@@ -303,10 +336,11 @@ static int budget_latency_pick(struct cpuidle_driver *drv, struct cpuidle_device
 }
 
 /*
- * Step 4, the energy rule under pressure: from @lat, the latency-first
- * choice, the deepest usable state up to @limit whose break-even is within
- * the idle length the pressure weighs. Fills @out's expected_ns and
- * pkg_deep; returns the state.
+ * Step 4, the energy rule under pressure and the turbo rule: from @lat,
+ * the latency-first choice, the deepest usable state up to @limit whose
+ * break-even is within the idle length the pressure weighs, or which the
+ * turbo rule accepts. Fills @out's expected_ns, pkg_deep and turbo_deep;
+ * returns the state.
  */
 static int budget_energy_pick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			      const struct budget_history *hist,
@@ -314,13 +348,15 @@ static int budget_energy_pick(struct cpuidle_driver *drv, struct cpuidle_device 
 			      s64 sleep_ns, struct budget_choice *out)
 {
 	unsigned int p = min(in->pressure, BUDGET_PRESSURE_MAX);
+	bool turbo = in->turbo >= BUDGET_PRESSURE_MAX / 2;
 	s64 mean, floor_ns, weighed, target;
 	bool deep;
 	int i;
 
 	out->expected_ns = 0;
 	out->pkg_deep = false;
-	if (!p || !hist->total)
+	out->turbo_deep = false;
+	if ((!p && !turbo) || !hist->total)
 		return lat;
 	mean = cpuidle_budget_expected_ns(drv, hist, sleep_ns);
 	out->expected_ns = mean;
@@ -336,6 +372,11 @@ static int budget_energy_pick(struct cpuidle_driver *drv, struct cpuidle_device 
 		deep = in->pkg_depth_ns >= target;
 		if (cpuidle_budget_break_even_ns(target, p, deep) <= weighed) {
 			out->pkg_deep = deep && target > weighed;
+			return i;
+		}
+		if (turbo && target <= mean &&
+		    drv->states[i].exit_latency_ns * BUDGET_TURBO_LATENCY_MULT <= mean) {
+			out->turbo_deep = true;
 			return i;
 		}
 	}
@@ -393,6 +434,7 @@ void cpuidle_budget_select_state(struct cpuidle_driver *drv,
 
 	out->expected_ns = 0;
 	out->pkg_deep = false;
+	out->turbo_deep = false;
 	timer_state = budget_deepest_fitting(drv, dev, drv->state_count - 1,
 					     in->latency_req_ns, sleep_ns);
 	if (timer_state < 0) {

@@ -2,10 +2,11 @@
 /*
  * signals.c - package power signals and the power pressure
  *
- * The pressure says how much a package's busy CPUs would gain from power
- * that idle CPUs leave unspent: 0 when the package is far from its power
- * limit (latency first), BUDGET_PRESSURE_MAX when it runs at the limit and
- * busy CPUs are held below their maximum frequency.
+ * The pressure says how much a package's busy CPUs, now or in the limit's
+ * window, would gain from power that idle CPUs leave unspent: 0 when the
+ * package is far from its power limits (latency first),
+ * BUDGET_PRESSURE_MAX when it has used up its energy budget or is held at
+ * a limit.
  *
  * Sampling
  *
@@ -60,8 +61,10 @@
  * Sources (module parameter "signals")
  *
  * A source (struct cpuidle_budget_source) hands the sampler cumulative
- * readings: package energy, throttled time, the limit in force and whether
- * it is being enforced. The sampler takes the differences over its window.
+ * readings: package energy and throttled time; and the limits in force
+ * (PL1 with its window, PL2) with the status bits of the moment (a limit
+ * being enforced, the turbo ratio limit holding the CPUs back). The
+ * sampler takes the differences over its window and averages the bits.
  *
  * intel-rapl	the RAPL MSRs (msr.c)
  * amd		the AMD package energy MSR and a configured limit (msr.c)
@@ -110,11 +113,14 @@
  *   power limit as active, averaged likewise. An eighth of the window is
  *   long enough not to follow one PL2 burst, short enough to let go within
  *   the window once the limit stops binding;
- * - turbo: the share of samples in which the hardware reported the busy
- *   CPUs held below their turbo ratio by the number of active cores,
- *   averaged likewise. No power limit binds then, but a core in a shallow
- *   state counts as active: idle CPUs in power-gated states raise the
- *   busy ones' frequency cap, which is worth their exit latency.
+ *
+ * Turbo (cpuidle_budget_turbo()) is published beside the pressure, not in
+ * it: the share of samples in which the hardware reported the busy CPUs
+ * held below their turbo ratio by the number of active cores, averaged
+ * like the status bits above. No power limit binds then, so a joule saved
+ * is not worth frequency, and the energy rule does not apply; what deeper
+ * idle buys is a higher turbo bin, while the CPU stays power-gated (see
+ * policy.c, "Turbo").
  *
  * The busy CPUs and their frequency are measured (debugfs) but do not
  * gate the pressure: with an average limit, the CPUs that need the budget
@@ -162,6 +168,9 @@
 
 #include "budget.h"
 #include "trace.h"
+
+/* The status bits' averages span at least this many sampling periods. */
+#define BUDGET_STATUS_PERIODS	8ULL
 
 /* Samples in a row without energy counter progress before giving up. */
 #define BUDGET_STUCK_SAMPLES	64
@@ -257,15 +266,19 @@ MODULE_PARM_DESC(headroom_pressure,
  *	the package has none
  * @work: the sampling work
  * @pressure: published pressure, read by the idle path
+ * @turbo: published turbo share (turbo_avg), read by the idle path
  * @last_jiffies: when the work was last queued (budget_queue())
  * @kick_cpu: the CPU that queued the work last, -1 for none in particular
  * @rebase: take new baselines at the next sample (set from outside the work)
  * @src: power source in use, NULL for none
- * @last: the last sample (for debugfs)
+ * @last: the last sample published (for debugfs): @avg, or the override
  * @prev: the source's reading at the previous sample
  * @prev_us: time of the previous sample
  * @have_prev: @prev, @prev_us and the CPUs' idle baselines are valid
- * @have_avg: @last holds averages to go on from (cpuidle_budget_smooth())
+ * @avg: the last sample measured from the source, whose averages the next
+ *	one goes on from (cpuidle_budget_smooth()); @last differs from it
+ *	while the override is on
+ * @have_avg: @avg is valid
  * @stuck_samples: consecutive samples without energy counter progress
  * @samples: samples taken
  * @busy_ns: total time spent sampling (the sampler's own overhead)
@@ -278,6 +291,7 @@ struct budget_pkg {
 	int cpu;
 	struct work_struct work;
 	unsigned int pressure;
+	unsigned int turbo;
 	unsigned long last_jiffies;
 	int kick_cpu;
 	bool rebase;
@@ -286,6 +300,7 @@ struct budget_pkg {
 	struct cpuidle_budget_reading prev;
 	u64 prev_us;
 	bool have_prev;
+	struct budget_sample avg;
 	bool have_avg;
 	unsigned int stuck_samples;
 	u64 samples;
@@ -398,35 +413,54 @@ EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_ewma);
  * @prev: the previous sample of the package, NULL for the first after a gap
  * @s: the new sample, its window's figures filled; its averages are set
  * @dt_us: the new sample's window
+ * @period_us: the sampling period
  *
  * The power is averaged over the limit's window (see "Pressure"), the
- * throttling and the status bits over an eighth of it. The first sample
- * after a gap starts every average at its own window's value: nothing
- * older is known, and an average started at 0 would take a whole PL1
- * window (28 s on most laptops) to show a package already at its limit.
+ * throttling and the status bits over an eighth of it, but over no less
+ * than BUDGET_STATUS_PERIODS sampling periods: the status bits are read at
+ * one instant per sample, and a shorter time constant would let one read
+ * decide. For the same reason a read stands for one period at most, even
+ * after a pause in sampling.
+ *
+ * Until the averages have run for a time constant, each is the plain mean
+ * of what was seen since the gap (the time constant used is the time
+ * covered, @s->avg_us): nothing older is known, an average started at 0
+ * would take a whole window (28 s on most laptops) to show a package
+ * already at its limit, and one started at the first window's value would
+ * take as long to forget a burst that happened to fill it.
  */
 void cpuidle_budget_smooth(const struct budget_sample *prev, struct budget_sample *s,
-			   u64 dt_us)
+			   u64 dt_us, u64 period_us)
 {
 	u32 limited = s->limit_notified ? BUDGET_PRESSURE_MAX : 0;
 	u32 turbo = s->turbo_limited ? BUDGET_PRESSURE_MAX : 0;
 	u64 tau = s->window_us ?: BUDGET_DEFAULT_WINDOW_US;
+	u64 tau_status = max(tau / 8, BUDGET_STATUS_PERIODS * period_us);
+	u64 dt_status = min(dt_us, period_us);
 
 	if (!prev) {
+		s->avg_us = dt_us;
+		s->status_us = dt_status;
 		s->avg_mw = s->power_mw;
 		s->throttle_avg = s->throttle;
 		s->limited_avg = limited;
 		s->turbo_avg = turbo;
 		return;
 	}
-	s->avg_mw = cpuidle_budget_ewma(prev->avg_mw, s->power_mw, dt_us, tau);
-	s->throttle_avg = cpuidle_budget_ewma(prev->throttle_avg, s->throttle, dt_us, tau / 8);
-	s->limited_avg = cpuidle_budget_ewma(prev->limited_avg, limited, dt_us, tau / 8);
-	s->turbo_avg = cpuidle_budget_ewma(prev->turbo_avg, turbo, dt_us, tau / 8);
+	s->avg_us = prev->avg_us + dt_us;
+	s->status_us = prev->status_us + dt_status;
+	s->avg_mw = cpuidle_budget_ewma(prev->avg_mw, s->power_mw, dt_us,
+					min(tau, s->avg_us));
+	s->throttle_avg = cpuidle_budget_ewma(prev->throttle_avg, s->throttle, dt_us,
+					      min(tau_status, s->avg_us));
+	tau_status = min(tau_status, s->status_us);
+	s->limited_avg = cpuidle_budget_ewma(prev->limited_avg, limited, dt_status, tau_status);
+	s->turbo_avg = cpuidle_budget_ewma(prev->turbo_avg, turbo, dt_status, tau_status);
 }
 EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_smooth);
 
 #define BUDGET_LIMIT_RAMP_START	870	/* 85% of the limit, of 1024 */
+
 
 /* 0 up to 85% of @limit_mw, rising linearly to the maximum at the limit. */
 static unsigned int budget_limit_ramp(u32 power_mw, u32 limit_mw)
@@ -457,7 +491,6 @@ unsigned int cpuidle_budget_pressure_from_sample(const struct budget_sample *s)
 	p = max(budget_limit_ramp(s->avg_mw, s->limit_mw),
 		budget_limit_ramp(s->power_mw, s->short_limit_mw));
 	p = max3(p, s->throttle_avg, s->limited_avg);
-	p = max(p, s->turbo_avg);
 	p = min(p, BUDGET_PRESSURE_MAX);
 	if (!p && !s->limit_mw && !s->short_limit_mw && s->freq_known && s->headroom_alone)
 		return min(2 * min(s->headroom, BUDGET_PRESSURE_MAX), BUDGET_PRESSURE_MAX);
@@ -566,6 +599,7 @@ static void budget_read_cpus(struct budget_pkg *pkg, struct budget_sample *s,
 			continue;
 		if (2 * idle_delta >= wall_delta)
 			continue;
+		cpuidle_budget_cpu_ran(cpu);
 		s->busy_cpus++;
 		scale_sum += min_t(unsigned long,
 				   freq_scale ? freq_scale(cpu) : arch_scale_freq_capacity(cpu),
@@ -607,6 +641,7 @@ static void budget_sample(struct budget_pkg *pkg)
 	/* Nobody uses the pressure: publish 0 and wait for the next start. */
 	if (!atomic_read(&budget_enabled_cpus) || pkg->cpu < 0) {
 		WRITE_ONCE(pkg->pressure, 0);
+		WRITE_ONCE(pkg->turbo, 0);
 		goto out;
 	}
 	/* Read from the CPU that asked, if it is still one of ours. */
@@ -624,7 +659,9 @@ static void budget_sample(struct budget_pkg *pkg)
 	pkg->have_prev = true;
 	s.headroom_alone = READ_ONCE(budget_headroom_pressure);
 	if (!baseline) {
-		cpuidle_budget_smooth(pkg->have_avg ? &pkg->last : NULL, &s, window_us);
+		cpuidle_budget_smooth(pkg->have_avg ? &pkg->avg : NULL, &s, window_us,
+				      jiffies_to_usecs(budget_period_jiffies()));
+		pkg->avg = s;
 		pkg->have_avg = true;
 	}
 
@@ -640,6 +677,7 @@ static void budget_sample(struct budget_pkg *pkg)
 	pkg->samples++;
 	/* A baseline sample measured nothing: it publishes no pressure. */
 	WRITE_ONCE(pkg->pressure, baseline ? 0 : cpuidle_budget_pressure_from_sample(&s));
+	WRITE_ONCE(pkg->turbo, baseline ? 0 : min(s.turbo_avg, BUDGET_PRESSURE_MAX));
 	trace_cpuidle_budget_sample(pkg->id, pkg->cpu, baseline ? 0 : window_us,
 				    &s, READ_ONCE(pkg->pressure));
 out:
@@ -730,6 +768,21 @@ unsigned int cpuidle_budget_pressure(unsigned int cpu)
 	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
 
 	return pkg ? READ_ONCE(pkg->pressure) : 0;
+}
+
+/**
+ * cpuidle_budget_turbo - how often a CPU's package is held by its turbo bins
+ * @cpu: the CPU
+ *
+ * Return: the last published share of samples in which the busy CPUs ran
+ * below their turbo ratio for the number of active cores,
+ * 0..BUDGET_PRESSURE_MAX; 0 before the first sample.
+ */
+unsigned int cpuidle_budget_turbo(unsigned int cpu)
+{
+	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
+
+	return pkg ? READ_ONCE(pkg->turbo) : 0;
 }
 
 /**
@@ -924,8 +977,10 @@ static int budget_cpu_offline(unsigned int cpu)
 	mutex_lock(&budget_source_lock);
 	if (pkg->cpu == cpu) {
 		pkg->cpu = budget_pkg_online_cpu(pkg, cpu);
-		if (pkg->cpu < 0)
+		if (pkg->cpu < 0) {
 			WRITE_ONCE(pkg->pressure, 0);
+			WRITE_ONCE(pkg->turbo, 0);
+		}
 	}
 	mutex_unlock(&budget_source_lock);
 	return 0;
