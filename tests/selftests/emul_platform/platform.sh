@@ -361,8 +361,14 @@ physics_result "unlimited, turbo ratio limits: deeper idle raises the cap, and t
 	turbo_gain
 only_states all
 
+# pkg_col NAME: package 0's column NAME of budget's packages file.
+pkg_col() {
+	awk -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		NR == 2 && c { print $c }' $PACKAGES
+}
+
 source_interface() {
-	local src limit
+	local src limit window short avg
 	rmmod "$MODULE" 2>/dev/null
 	modprobe "$MODULE" && modprobe emul_budget || return 1
 	echo 12000 >$P/pl1_mw
@@ -370,15 +376,20 @@ source_interface() {
 	set_governor budget
 	stress-ng --cpu 2 --taskset 0,1 --cpu-method nsqrt -t 1 >/dev/null 2>&1 ||
 		{ ktap_print_msg "stress-ng failed"; return 1; }
-	limit=$(awk 'NR == 2 { print $5 }' $PACKAGES)
+	limit=$(pkg_col limit_mw)
+	window=$(pkg_col window_ms)
+	short=$(pkg_col short_limit_mw)
+	avg=$(pkg_col avg_mw)
 	set_governor menu
 	rmmod emul_budget
-	ktap_print_msg "budget's source with emul_budget: $src, limit $limit mW; after rmmod: $(awk 'NR == 2 { print $2 }' $PACKAGES)"
+	ktap_print_msg "budget's source with emul_budget: $src, limit $limit mW over $window ms, short limit $short mW, average $avg mW; after rmmod: $(awk 'NR == 2 { print $2 }' $PACKAGES)"
 	[ "$src" = emul-platform ] && [ "$limit" = 12000 ] &&
+		[ "$window" = "$(cat $P/pl1_window_ms)" ] && [ "$short" = "$(cat $P/pl2_mw)" ] &&
+		[ "${avg:-0}" -gt 0 ] &&
 		[ "$(awk 'NR == 2 { print $2 }' $PACKAGES)" != emul-platform ] &&
 		rmmod "$MODULE"
 }
-ktap_test_result "the budget governor reads the model through cpuidle_budget_register_source()" \
+ktap_test_result "the budget governor reads the model through cpuidle_budget_register_source(): limits, window, power" \
 	source_interface
 
 ktap_finished
