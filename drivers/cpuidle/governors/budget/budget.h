@@ -29,8 +29,8 @@ struct kernel_param;
  * @early: decayed weight of periods that ended early (before the timer
  *	the CPU slept for, and not by the tick), by the deepest state whose
  *	target residency the period still reached
- * @early_ns: decayed sum of the lengths of those periods, by the same
- *	state (each counts with weight 1, not BUDGET_WEIGHT_ONE)
+ * @early_len_ns: the mean length of the early periods in each state's
+ *	bin (an average of its own, each new period weighing 1/8)
  * @total: decayed weight of all periods
  * @sleep_ns: time to the next timer event when the last state was chosen
  *	(S64_MAX when the timers were not consulted)
@@ -40,7 +40,7 @@ struct kernel_param;
  */
 struct budget_history {
 	u32 early[CPUIDLE_STATE_MAX];
-	u64 early_ns[CPUIDLE_STATE_MAX];
+	s64 early_len_ns[CPUIDLE_STATE_MAX];
 	u32 total;
 	s64 sleep_ns;
 	unsigned int skips;
@@ -120,7 +120,7 @@ struct budget_choice {
  * @limit_notified: the hardware reported a power limit as active
  * @turbo_limited: the hardware reported the turbo ratio limit for the
  *	active cores as holding the busy CPUs back (published apart from the
- *	pressure: cpuidle_budget_turbo())
+ *	pressure: cpuidle_budget_pressure())
  * @avg_us: the time the averages cover (since the last gap)
  * @status_us: the time the status bits' averages cover (each read
  *	standing for a sampling period at most)
@@ -211,8 +211,7 @@ void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *pr
 					 u64 window_us, struct budget_sample *s);
 int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
 				  unsigned int min, unsigned int max);
-unsigned int cpuidle_budget_pressure(unsigned int cpu);
-unsigned int cpuidle_budget_turbo(unsigned int cpu);
+unsigned int cpuidle_budget_pressure(unsigned int cpu, unsigned int *turbo);
 void cpuidle_budget_signals_start(void);
 void cpuidle_budget_signals_stop(void);
 void cpuidle_budget_signals_poke(unsigned int cpu);

@@ -197,6 +197,13 @@ static void long_sleep_stops_tick(struct kunit *test)
 {
 	struct budget_fixture *f = fixture(test, false);
 
+	/* No history yet: the timer state, the tick kept running. */
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
+
+	/* Periods that ran to their timers: now it is stopped. */
+	feed(f, 4, 10 * MS, 10 * MS, false, false);
 	choose(f);
 	KUNIT_EXPECT_EQ(test, f->out.state, C10);
 	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
@@ -313,7 +320,7 @@ static void expected_idle_worked_by_hand(struct kunit *test)
 	feed(f, 1, 3 * MS, 3 * MS, false, false);
 	KUNIT_EXPECT_EQ(test, f->hist.total, 1920U);
 	KUNIT_EXPECT_EQ(test, f->hist.early[C1E], 896U);
-	KUNIT_EXPECT_EQ(test, f->hist.early_ns[C1E], 87500ULL);
+	KUNIT_EXPECT_EQ(test, f->hist.early_len_ns[C1E], 100 * US);
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_expected_ns(&f->drv, &f->hist, 3 * MS), 1646666LL);
 	/* A nearer timer caps both: (0.875 * 100 + 1000) / 1.875 = 580 us. */
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_expected_ns(&f->drv, &f->hist, 1 * MS), 580000LL);

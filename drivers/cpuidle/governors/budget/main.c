@@ -148,8 +148,7 @@ static int budget_select(struct cpuidle_driver *drv,
 
 	in.latency_req_ns = cpuidle_governor_latency_req(dev->cpu);
 	in.tick_stopped = tick_nohz_tick_stopped();
-	in.pressure = cpuidle_budget_pressure(dev->cpu);
-	in.turbo = cpuidle_budget_turbo(dev->cpu);
+	in.pressure = cpuidle_budget_pressure(dev->cpu, &in.turbo);
 	in.want_unbiased = bias_stats || trace_cpuidle_budget_select_enabled();
 	if (in.pressure)
 		in.pkg_depth_ns = budget_pkg_depth(dev->cpu);
@@ -263,13 +262,14 @@ static int budget_stats_show(struct seq_file *m, void *unused)
 	seq_puts(m, "cpu selects biased deeper tick_stops early_wakeups pressure pkg_deep turbo turbo_deep\n");
 	for_each_possible_cpu(cpu) {
 		struct budget_cpu *bc = per_cpu_ptr(&budget_cpus, cpu);
+		unsigned int pressure, turbo;
 
+		pressure = cpuidle_budget_pressure(cpu, &turbo);
 		seq_printf(m, "%d %llu %llu %llu %llu %llu %u %llu %u %llu\n", cpu,
 			   READ_ONCE(bc->selects), READ_ONCE(bc->biased),
 			   READ_ONCE(bc->deeper), READ_ONCE(bc->tick_stops),
-			   READ_ONCE(bc->early_wakeups), cpuidle_budget_pressure(cpu),
-			   READ_ONCE(bc->pkg_deep), cpuidle_budget_turbo(cpu),
-			   READ_ONCE(bc->turbo_deep));
+			   READ_ONCE(bc->early_wakeups), pressure,
+			   READ_ONCE(bc->pkg_deep), turbo, READ_ONCE(bc->turbo_deep));
 	}
 	return 0;
 }

@@ -61,7 +61,13 @@
  * 5. Tick: the tick is stopped when the timer says the CPU sleeps past the
  *    next tick and either the choice agrees (the timer state was chosen)
  *    or the pressure is at least half: then a long idle period is worth
- *    more than the tick's safety net against a wrong guess. When the tick
+ *    more than the tick's safety net against a wrong guess. With no
+ *    history at all (the governor just became current), the timer state
+ *    is chosen but the tick is not stopped: nothing says yet that no
+ *    event comes first, and a CPU that then serves only interrupts (an
+ *    I/O completion CPU, say) never runs a task to restart its tick:
+ *    step 6 would then keep it in the timer state, whatever its history
+ *    comes to say. When the tick
  *    stays, it will end the period before the next tick, so the state is
  *    limited to those whose target residency fits that time. A polling
  *    state never stops the tick.
@@ -139,8 +145,9 @@
  * With no power limit near, a joule saved buys nothing, but a core in a
  * shallow state still counts as active for the turbo ratio limits, and
  * when the hardware reports the busy CPUs held below their turbo ratio by
- * the number of active cores in most samples (cpuidle_budget_turbo(), at
- * least half), an idle CPU that power-gates lifts their cap by a bin,
+ * the number of active cores in most samples (the turbo share of
+ * cpuidle_budget_pressure(), at least half), an idle CPU that power-gates
+ * lifts their cap by a bin,
  * d of their frequency. Over an idle period t that is worth d * t of a
  * busy CPU's work; it costs the idle CPU one exit latency L when it wakes.
  * Deeper idle is worth its latency from t > L / d on; with d = 1/16 (an
@@ -221,7 +228,7 @@
  * idle length: 2^40 ns, 18 minutes, is far past any state's target
  * residency, and keeps weight x time within 64 bits.
  */
-#define BUDGET_SLEEP_CAP_NS	(1LL << 40)
+#define BUDGET_SLEEP_CAP_NS	((s64)BIT_ULL(40))
 
 /**
  * cpuidle_budget_break_even_ns - the idle length from which a state pays off
@@ -250,10 +257,11 @@ EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_break_even_ns);
  * @hist: the CPU's idle history
  * @sleep_ns: time to the next timer event
  *
- * The mean of min(event, timer) over the recent periods: an early period
- * counts with its own length, capped by @sleep_ns (by state: the bin's
- * mean length, where the cap falls inside a bin), any other one with
- * @sleep_ns, since no event came before its own timer.
+ * The mean of min(event, timer) over the recent periods: the early
+ * periods of each state's bin count with the bin's mean length, capped by
+ * @sleep_ns, any other one with @sleep_ns, since no event came before its
+ * own timer (which may have been nearer than this one: the mean leans
+ * deep where a CPU's timers vary a lot).
  *
  * Return: the expected length, 0..@sleep_ns; @sleep_ns with no history.
  */
@@ -267,7 +275,7 @@ s64 cpuidle_budget_expected_ns(struct cpuidle_driver *drv,
 	if (!hist->total)
 		return sleep;
 	for (i = 0; i < drv->state_count; i++) {
-		sum += min(hist->early_ns[i], (u64)hist->early[i] * sleep / BUDGET_WEIGHT_ONE);
+		sum += hist->early[i] * min_t(u64, hist->early_len_ns[i], sleep) / BUDGET_WEIGHT_ONE;
 		early += hist->early[i];
 	}
 	/* Decayed separately, the bins may add up to a little over the total. */
@@ -383,10 +391,13 @@ static int budget_energy_pick(struct cpuidle_driver *drv, struct cpuidle_device 
 	return lat;
 }
 
-/* Step 5 for one choice: may change @state, returns whether to stop. */
+/*
+ * Step 5 for one choice: may change @state, returns whether to stop.
+ * @known: the history has periods (the tick is not stopped on none)
+ */
 static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			const struct budget_input *in, int timer_state,
-			unsigned int pressure, int *state)
+			unsigned int pressure, bool known, int *state)
 {
 	bool stop;
 	int limited;
@@ -401,7 +412,7 @@ static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	if (drv->states[*state].flags & CPUIDLE_FLAG_POLLING)
 		return false;
 
-	stop = in->sleep_ns > in->tick_ns &&
+	stop = known && in->sleep_ns > in->tick_ns &&
 	       (*state == timer_state || pressure >= BUDGET_PRESSURE_MAX / 2);
 	if (!stop && drv->states[*state].target_residency_ns > in->tick_ns) {
 		limited = budget_deepest_fitting(drv, dev, *state,
@@ -449,9 +460,9 @@ void cpuidle_budget_select_state(struct cpuidle_driver *drv,
 
 	out->timer_state = timer_state;
 	out->stop_tick = budget_tick(drv, dev, in, timer_state, in->pressure,
-				     &state);
+				     hist->total, &state);
 	if (in->pressure && in->want_unbiased)
-		budget_tick(drv, dev, in, timer_state, 0, &unbiased);
+		budget_tick(drv, dev, in, timer_state, 0, hist->total, &unbiased);
 	else
 		unbiased = state;
 	out->state = state;
@@ -557,6 +568,7 @@ bool cpuidle_budget_history_update(struct budget_history *hist,
 {
 	bool early;
 	int i, bin = 0;
+	s64 len;
 
 	if (hist->timers_skipped)
 		return false;
@@ -567,15 +579,23 @@ bool cpuidle_budget_history_update(struct budget_history *hist,
 
 	for (i = 0; i < drv->state_count; i++) {
 		hist->early[i] -= hist->early[i] >> BUDGET_DECAY_SHIFT;
-		hist->early_ns[i] -= hist->early_ns[i] >> BUDGET_DECAY_SHIFT;
 		if (drv->states[i].target_residency_ns <= residency_ns)
 			bin = i;
 	}
 	hist->total -= hist->total >> BUDGET_DECAY_SHIFT;
 	hist->total += BUDGET_WEIGHT_ONE;
 	if (early) {
+		/*
+		 * The bin's mean length: its own average, 1/8 per period; a
+		 * bin whose weight has faded below an eighth of a period
+		 * starts afresh.
+		 */
+		len = max_t(s64, residency_ns, 0);
+		if (hist->early[bin] >= BUDGET_WEIGHT_ONE / 8)
+			len = hist->early_len_ns[bin] + div_s64(len - hist->early_len_ns[bin],
+								1 << BUDGET_DECAY_SHIFT);
+		hist->early_len_ns[bin] = len;
 		hist->early[bin] += BUDGET_WEIGHT_ONE;
-		hist->early_ns[bin] += max_t(s64, residency_ns, 0);
 	}
 	return early;
 }

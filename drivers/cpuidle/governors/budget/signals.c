@@ -114,10 +114,10 @@
  *   long enough not to follow one PL2 burst, short enough to let go within
  *   the window once the limit stops binding;
  *
- * Turbo (cpuidle_budget_turbo()) is published beside the pressure, not in
- * it: the share of samples in which the hardware reported the busy CPUs
- * held below their turbo ratio by the number of active cores, averaged
- * like the status bits above. No power limit binds then, so a joule saved
+ * The turbo share (cpuidle_budget_pressure()'s @turbo) is published beside
+ * the pressure, not in it: the share of samples in which the hardware
+ * reported the busy CPUs held below their turbo ratio by the number of
+ * active cores, averaged like the status bits above. No power limit binds then, so a joule saved
  * is not worth frequency, and the energy rule does not apply; what deeper
  * idle buys is a higher turbo bin, while the CPU stays power-gated (see
  * policy.c, "Turbo").
@@ -461,7 +461,6 @@ EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_smooth);
 
 #define BUDGET_LIMIT_RAMP_START	870	/* 85% of the limit, of 1024 */
 
-
 /* 0 up to 85% of @limit_mw, rising linearly to the maximum at the limit. */
 static unsigned int budget_limit_ramp(u32 power_mw, u32 limit_mw)
 {
@@ -760,29 +759,22 @@ static void budget_heartbeat_arm(void *unused)
 /**
  * cpuidle_budget_pressure - the pressure of a CPU's package, for the idle path
  * @cpu: the CPU
+ * @turbo: where to put how often the package's busy CPUs were held by
+ *	their turbo bins (the turbo share), 0..BUDGET_PRESSURE_MAX
  *
- * Return: the last published pressure; 0 before the first sample.
+ * Return: the last published pressure; 0 (and a turbo share of 0) before
+ * the first sample.
  */
-unsigned int cpuidle_budget_pressure(unsigned int cpu)
+unsigned int cpuidle_budget_pressure(unsigned int cpu, unsigned int *turbo)
 {
 	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
 
-	return pkg ? READ_ONCE(pkg->pressure) : 0;
-}
-
-/**
- * cpuidle_budget_turbo - how often a CPU's package is held by its turbo bins
- * @cpu: the CPU
- *
- * Return: the last published share of samples in which the busy CPUs ran
- * below their turbo ratio for the number of active cores,
- * 0..BUDGET_PRESSURE_MAX; 0 before the first sample.
- */
-unsigned int cpuidle_budget_turbo(unsigned int cpu)
-{
-	struct budget_pkg *pkg = budget_cpu_pkg(cpu);
-
-	return pkg ? READ_ONCE(pkg->turbo) : 0;
+	if (!pkg) {
+		*turbo = 0;
+		return 0;
+	}
+	*turbo = READ_ONCE(pkg->turbo);
+	return READ_ONCE(pkg->pressure);
 }
 
 /**
