@@ -275,7 +275,8 @@ s64 cpuidle_budget_expected_ns(struct cpuidle_driver *drv,
 	if (!hist->total)
 		return sleep;
 	for (i = 0; i < drv->state_count; i++) {
-		sum += hist->early[i] * min_t(u64, hist->early_len_ns[i], sleep) / BUDGET_WEIGHT_ONE;
+		sum += hist->early[i] * min_t(u64, hist->early_len_ns[i], sleep) /
+		       BUDGET_WEIGHT_ONE;
 		early += hist->early[i];
 	}
 	/* Decayed separately, the bins may add up to a little over the total. */
