@@ -95,6 +95,9 @@ override_refused() {
 	before=$(cat "$OVERRIDE")
 	write_refused "$OVERRIDE" "power_mw=1 bogus=2" && write_refused "$OVERRIDE" "throttle=5000" &&
 		write_refused "$OVERRIDE" "limit_notified=2" && write_refused "$OVERRIDE" "power_mw" &&
+		write_refused "$OVERRIDE" "turbo_limited=2" &&
+		write_refused "$OVERRIDE" "short_limit_mw=-1" &&
+		write_refused "$OVERRIDE" "short_limit_mw=6W" &&
 		[ "$(cat "$OVERRIDE")" = "$before" ] && echo off >"$OVERRIDE"
 }
 ktap_test_result "the override refuses unknown keys and out-of-range values, unchanged" \

@@ -32,6 +32,10 @@ struct kernel_param;
  * @early_len_ns: the mean length of the early periods in each state's
  *	bin (an average of its own, each new period weighing 1/8)
  * @total: decayed weight of all periods
+ * @risk_cut: the shallowest state that more than BUDGET_RISK (policy.c)
+ *	of the recent periods were too short for, 0 when there is none (a
+ *	zeroed history has none): the latency-first rule's bound, worked
+ *	out when a period is recorded rather than at every selection
  * @sleep_ns: time to the next timer event when the last state was chosen
  *	(S64_MAX when the timers were not consulted)
  * @skips: selections in a row that did not consult the timers
@@ -42,6 +46,7 @@ struct budget_history {
 	u32 early[CPUIDLE_STATE_MAX];
 	s64 early_len_ns[CPUIDLE_STATE_MAX];
 	u32 total;
+	int risk_cut;
 	s64 sleep_ns;
 	unsigned int skips;
 	bool timers_skipped;

@@ -595,6 +595,44 @@ static void history_fades(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->out.state, C10);
 }
 
+/*
+ * The latency-first bound is kept as each period is recorded: one early
+ * period in eight (1024 of a full history's 8192, reached after 57
+ * periods in integer arithmetic) is still allowed, a
+ * second is not, and it takes five more timer periods for the two to
+ * fade below an eighth: 1920 decays to 1680, 1470, 1287, 1127, 987.
+ */
+static void risk_cut_follows_history(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 60, 10 * MS, 10 * MS, false, false);
+	KUNIT_EXPECT_EQ(test, f->hist.total, 8192U);
+	KUNIT_EXPECT_EQ(test, f->hist.risk_cut, 0);
+	feed(f, 1, 10 * MS, 100 * US, false, false);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	feed(f, 1, 10 * MS, 100 * US, false, false);
+	KUNIT_EXPECT_EQ(test, f->hist.risk_cut, C6);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	/* The cut bounds the walk; disabled states below it are passed. */
+	f->dev.states_usage[C1E].disable = CPUIDLE_STATE_DISABLED_BY_USER;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1);
+	f->dev.states_usage[C1E].disable = 0;
+	feed(f, 4, 10 * MS, 10 * MS, false, false);
+	KUNIT_EXPECT_EQ(test, f->hist.early[C1E], 1127U);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	feed(f, 1, 10 * MS, 10 * MS, false, false);
+	KUNIT_EXPECT_EQ(test, f->hist.risk_cut, 0);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	cpuidle_budget_history_reset(&f->hist);
+	KUNIT_EXPECT_EQ(test, f->hist.risk_cut, 0);
+}
+
 static void early_wakeup_classification(struct kunit *test)
 {
 	struct budget_fixture *f = fixture(test, false);
@@ -725,6 +763,7 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(noisy_intervals_keep_their_information),
 	KUNIT_CASE(busy_cpu_stays_shallow),
 	KUNIT_CASE(history_fades),
+	KUNIT_CASE(risk_cut_follows_history),
 	KUNIT_CASE(early_wakeup_classification),
 	KUNIT_CASE(shallow_history_skips_timers),
 	KUNIT_CASE(timers_consulted_otherwise),

@@ -324,24 +324,22 @@ static int budget_deepest_fitting(struct cpuidle_driver *drv,
 /*
  * Step 3, the latency-first rule: the deepest usable state, not deeper
  * than @limit, that at most BUDGET_RISK of the recent periods were too
- * short for; the first enabled state if none is.
+ * short for; the first enabled state if none is. The weight of the
+ * periods too short for a state only grows with its depth, so those are
+ * the states shallower than the history's risk cut, or all of them when
+ * there is none (cpuidle_budget_history_update()).
  */
 static int budget_latency_pick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			       const struct budget_history *hist,
 			       const struct budget_input *in, int limit)
 {
-	u64 allowed = (u64)BUDGET_RISK * hist->total;
-	u64 short_weight = 0;
-	int i, best = -1;
+	int i = hist->risk_cut ? min(limit, hist->risk_cut - 1) : limit;
 
-	/* short_weight: early periods that did not reach state i's target. */
-	for (i = 0; i <= limit; i++) {
-		if (budget_state_usable(drv, dev, i, in->latency_req_ns) &&
-		    short_weight * BUDGET_WEIGHT_ONE <= allowed)
-			best = i;
-		short_weight += hist->early[i];
+	for (; i >= 0; i--) {
+		if (budget_state_usable(drv, dev, i, in->latency_req_ns))
+			return i;
 	}
-	return best >= 0 ? best : budget_first_enabled(drv, dev);
+	return budget_first_enabled(drv, dev);
 }
 
 /*
@@ -440,19 +438,18 @@ void cpuidle_budget_select_state(struct cpuidle_driver *drv,
 				 const struct budget_input *in,
 				 struct budget_choice *out)
 {
-	int first = budget_first_enabled(drv, dev);
 	int timer_state, state, unbiased;
 	s64 sleep_ns = max_t(s64, in->sleep_ns, 0);
 
-	out->expected_ns = 0;
-	out->pkg_deep = false;
-	out->turbo_deep = false;
 	timer_state = budget_deepest_fitting(drv, dev, drv->state_count - 1,
 					     in->latency_req_ns, sleep_ns);
 	if (timer_state < 0) {
-		timer_state = first;
-		state = first;
-		unbiased = first;
+		timer_state = budget_first_enabled(drv, dev);
+		state = timer_state;
+		unbiased = timer_state;
+		out->expected_ns = 0;
+		out->pkg_deep = false;
+		out->turbo_deep = false;
 	} else {
 		unbiased = budget_latency_pick(drv, dev, hist, in, timer_state);
 		state = budget_energy_pick(drv, dev, hist, in, unbiased,
@@ -500,6 +497,10 @@ bool cpuidle_budget_select_without_timers(struct cpuidle_driver *drv,
 		return false;
 	/* With the timer as far as can be: a real one can only cut it. */
 	unbiased = budget_latency_pick(drv, dev, hist, in, deepest);
+	/* The energy rule is never shallower: no need to work it out. */
+	if (unbiased == deepest ||
+	    drv->states[unbiased].target_residency_ns >= BUDGET_CHEAP_RESIDENCY_NS)
+		return false;
 	state = budget_energy_pick(drv, dev, hist, in, unbiased, deepest,
 				   BUDGET_SLEEP_CAP_NS, out);
 	if (state == deepest ||
@@ -567,6 +568,7 @@ bool cpuidle_budget_history_update(struct budget_history *hist,
 				   struct cpuidle_driver *drv,
 				   s64 residency_ns, unsigned int end)
 {
+	u64 allowed, short_weight;
 	bool early;
 	int i, bin = 0;
 	s64 len;
@@ -597,6 +599,23 @@ bool cpuidle_budget_history_update(struct budget_history *hist,
 								1 << BUDGET_DECAY_SHIFT);
 		hist->early_len_ns[bin] = len;
 		hist->early[bin] += BUDGET_WEIGHT_ONE;
+	}
+
+	/*
+	 * The latency-first rule's bound (step 3), worked out here, once per
+	 * recorded period, instead of at every selection, which may be two
+	 * (with and without the timers) or, skipping the timers, several per
+	 * recorded period.
+	 */
+	allowed = (u64)BUDGET_RISK * hist->total;
+	short_weight = 0;
+	hist->risk_cut = 0;
+	for (i = 0; i < drv->state_count; i++) {
+		if (short_weight * BUDGET_WEIGHT_ONE > allowed) {
+			hist->risk_cut = i;
+			break;
+		}
+		short_weight += hist->early[i];
 	}
 	return early;
 }

@@ -237,10 +237,16 @@ MODULE_PARM_DESC(signals,
 		 "Power signal source: auto, intel-rapl, amd, platform or none (default: auto)");
 
 static unsigned int budget_period_ms = 100;
+/* budget_period_ms in jiffies, for the idle path (set with it, and at init). */
+static unsigned long budget_period_j;
 
 static int budget_period_set(const char *val, const struct kernel_param *kp)
 {
-	return cpuidle_budget_uint_param_set(val, kp, 1, 1000);
+	int ret = cpuidle_budget_uint_param_set(val, kp, 1, 1000);
+
+	if (!ret)
+		WRITE_ONCE(budget_period_j, msecs_to_jiffies(READ_ONCE(budget_period_ms)));
+	return ret;
 }
 
 static const struct kernel_param_ops budget_period_ops = {
@@ -625,7 +631,7 @@ static void budget_pkg_forget(struct budget_pkg *pkg)
 
 static unsigned long budget_period_jiffies(void)
 {
-	return msecs_to_jiffies(READ_ONCE(budget_period_ms));
+	return READ_ONCE(budget_period_j);
 }
 
 static void budget_sample(struct budget_pkg *pkg)
@@ -983,6 +989,7 @@ int cpuidle_budget_signals_init(void)
 	unsigned int i, cpu, npkgs = topology_max_packages();
 	int ret;
 
+	budget_period_j = msecs_to_jiffies(budget_period_ms);
 	ret = cpuidle_budget_msr_init(npkgs);
 	if (ret)
 		return ret;
