@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the hybrid scheduling test hook and the rule that keeps
- * capacity-aware asym packing and misfit handling apart:
- *
- *  - fake_hybrid= parsing: good values land per CPU as given, and every
- *    kind of malformed value is refused with a message that names it;
- *  - sched_asym_pack_fits(): a task fits a smaller CPU below 2/3 of its
- *    capacity, and never where misfit handling (80%) would call it too big.
+ * KUnit tests of the hybrid scheduling test hook's parser: good values of
+ * fake_hybrid= land per CPU as given, and every kind of malformed value is
+ * refused with a message that names it. (The packing rule it is used to
+ * test has its own suite, kernel/sched/asym_pack_kunit.c.)
  */
 
 #include <kunit/test.h>
-#include <linux/sched/topology.h>
 #include <linux/string.h>
 
 #include "fake_hybrid.h"
@@ -103,67 +99,10 @@ static void parse_refuses_malformed(struct kunit *test)
 	}
 }
 
-/*
- * Worked by hand, for capacities from the smallest to a P-core's: the
- * largest utilization asym packing may move onto a CPU of that capacity
- * (below 2/3 of it), and the largest the load balancer does not call a
- * misfit there (fits_capacity() in fair.c: below 80% of it). Between the
- * two lies the band a packed task can grow into before it is a misfit.
- */
-static const struct {
-	unsigned long cap;
-	unsigned long last_packed;	/* 2/3 of cap, rounded down below it */
-	unsigned long last_fitting;	/* 80% of cap, rounded down below it */
-} pack_limits[] = {
-	{   64,  42,  51 },	/* 42.7; 51.2 */
-	{  256, 170, 204 },	/* 170.7; 204.8 */
-	{  512, 341, 409 },	/* 341.3; 409.6 */
-	{  605, 403, 483 },	/* the E-core: 403.3; 484 exactly, a misfit */
-	{  768, 511, 614 },	/* 512 exactly, not below; 614.4 */
-	{ 1024, 682, 819 },	/* 682.7; 819.2 */
-};
-
-static void pack_fit_limit(struct kunit *test)
-{
-	/* 2/3 of an E-core of capacity 605 is 403.3. */
-	KUNIT_EXPECT_TRUE(test, sched_asym_pack_fits(0, 605));
-	KUNIT_EXPECT_TRUE(test, sched_asym_pack_fits(403, 605));
-	KUNIT_EXPECT_FALSE(test, sched_asym_pack_fits(404, 605));
-	KUNIT_EXPECT_FALSE(test, sched_asym_pack_fits(1024, 605));
-	/* A light periodic task: 10% of a P-core. */
-	KUNIT_EXPECT_TRUE(test, sched_asym_pack_fits(102, 605));
-}
-
-static void pack_fit_leaves_band_below_misfit(struct kunit *test)
-{
-	unsigned long util;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(pack_limits); i++) {
-		unsigned long cap = pack_limits[i].cap;
-		unsigned long last = pack_limits[i].last_packed;
-
-		/* Packing stops exactly at the hand-worked limit... */
-		for (util = 0; util <= SCHED_CAPACITY_SCALE; util++)
-			KUNIT_ASSERT_EQ_MSG(test, sched_asym_pack_fits(util, cap),
-					    util <= last, "util %lu cap %lu", util, cap);
-		/*
-		 * ...which is below the misfit limit: a packed task is never a
-		 * misfit there, and can grow by at least 10% of the capacity
-		 * before it is one.
-		 */
-		KUNIT_EXPECT_LT_MSG(test, last, pack_limits[i].last_fitting, "cap %lu", cap);
-		KUNIT_EXPECT_GE_MSG(test, (pack_limits[i].last_fitting - last) * 10, cap,
-				    "cap %lu", cap);
-	}
-}
-
 static struct kunit_case fake_hybrid_cases[] = {
 	KUNIT_CASE(parse_two_types),
 	KUNIT_CASE(parse_single_cpus_any_order),
 	KUNIT_CASE(parse_refuses_malformed),
-	KUNIT_CASE(pack_fit_limit),
-	KUNIT_CASE(pack_fit_leaves_band_below_misfit),
 	{}
 };
 
@@ -175,5 +114,5 @@ static struct kunit_suite fake_hybrid_suite = {
 kunit_test_suite(fake_hybrid_suite);
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_DESCRIPTION("KUnit tests of fake_hybrid= and capacity-aware asym packing");
+MODULE_DESCRIPTION("KUnit tests of the fake_hybrid= parser");
 MODULE_LICENSE("GPL");
