@@ -55,8 +55,12 @@ fi
 if [ "$SUITE" = sched_hybrid ]; then
 	run_kunit fake_hybrid_kunit kunit-hybrid.ktap
 	# Built into the scheduler (CONFIG_SCHED_ASYM_PACK_KUNIT_TEST): it
-	# ran at boot; its KTAP is the suite's lines of the boot log.
-	dmesg --notime | sed -n '/^KTAP version/,/^\(not \)\?ok [0-9]* sched_asym_pack/p' \
+	# ran at boot; its KTAP is the first suite of the boot log, from its
+	# header to its result, without the lines other drivers logged
+	# meanwhile.
+	dmesg --notime | awk '/^KTAP version/ { on = 1 }
+		on && /^([ \t]|KTAP|1\.\.|# |ok |not ok )/ { print }
+		on && /^(not )?ok [0-9]+ sched_asym_pack$/ { exit }' \
 		>"$RESULTS_DIR/kunit-sched.ktap"
 fi
 

@@ -9,7 +9,8 @@
  *
  * TYPE is P or E, CPUS one CPU or a range "first-last", CAPACITY the CPU's
  * capacity at its highest frequency (1..1024; the largest one given becomes
- * 1024) and PRIORITY its ITMT priority (1..255; higher is packed first).
+ * 1024) and PRIORITY its ITMT priority (1..255; efficiency-first packing
+ * fills the lowest first).
  * Every possible CPU must be named exactly once, both types must appear and
  * every E-core must have less capacity than every P-core. The example is a
  * 2P+4E part with P-cores at 4.4 GHz and E-cores at 3.3 GHz: intel_pstate
@@ -18,15 +19,17 @@
  * E-core capacity is 1024 * 33 / 55.9 = 605.
  *
  * What it does, once the CPUs are up (late initcall, where rebuilding the
- * sched domains is allowed): it enables hybrid capacity scaling
- * (arch_set_cpu_capacity()), sets the ITMT priorities, declares ITMT
- * support and rebuilds the domains. The domain spanning both core types
- * then has SD_ASYM_CPUCAPACITY and SD_ASYM_PACKING at once, as a hybrid
- * part would with capacity scaling and ITMT both in use. Frequency
- * invariance, where the CPU has it, counts the base frequency as full
- * speed. A malformed value is refused with a message naming the problem,
- * and the machine then boots as if the parameter were absent; so does a
- * real hybrid CPU, whose own drivers know better.
+ * sched domains is allowed), is what intel_pstate does on a hybrid part
+ * without SMT: it enables hybrid capacity scaling (arch_set_cpu_capacity()),
+ * sets the ITMT priorities, offers them for efficiency-first packing
+ * without ITMT (sched_set_itmt_efficiency_support()) and rebuilds the
+ * domains. The domain spanning both core types then has
+ * SD_ASYM_CPUCAPACITY, and SD_ASYM_PACKING only while
+ * kernel.sched_itmt_efficiency_first is set. Frequency invariance, where
+ * the CPU has it, counts the base frequency as full speed. A malformed
+ * value is refused with a message naming the problem, and the machine then
+ * boots as if the parameter were absent; so does a real hybrid CPU, whose
+ * own drivers know better.
  *
  * /sys/kernel/debug/x86/fake_hybrid lists each CPU's type, capacity and
  * priority as the scheduler sees them.
@@ -260,11 +263,11 @@ static void __init fake_hybrid_apply(void)
 	}
 
 	/*
-	 * sched_set_itmt_support() rebuilds the domains, with the capacity
-	 * scan, only when ITMT was not supported yet; rebuild here as well
-	 * so that the new capacities are seen in every case.
+	 * As intel_pstate on a hybrid part without SMT: capacities instead
+	 * of ITMT, the priorities kept for efficiency-first packing. The
+	 * rebuild makes the capacity scan see the new capacities.
 	 */
-	sched_set_itmt_support();
+	sched_set_itmt_efficiency_support();
 	x86_topology_update = true;
 	rebuild_sched_domains();
 }
