@@ -6,7 +6,7 @@
 #   make demo    the A/B bench in short: governors side by side, with intervals
 #   make ab      the A/B bench: governors in rotated blocks, with intervals
 #   make         build cpuidle_budget.ko against KDIR (a kernel carrying
-#                patches/0001, default: the running kernel's build tree)
+#                patches/pm/0001, default: the running kernel's build tree)
 #
 # See README for the rest.
 
@@ -36,7 +36,7 @@ DKMS_SOURCES := Kbuild Makefile dkms.conf include/linux/cpuidle_budget.h \
 		$(filter-out %.mod.c,$(wildcard drivers/cpuidle/governors/budget/*.[ch])) \
 		drivers/cpuidle/governors/budget/Kconfig \
 		drivers/cpuidle/governors/budget/Makefile \
-		$(wildcard patches/0001-*.patch)
+		$(wildcard patches/pm/0001-*.patch)
 dkms-source:
 	install -d $(DESTDIR)/usr/src/cpuidle-budget-$(DKMS_VERSION)
 	cp --parents $(DKMS_SOURCES) $(DESTDIR)/usr/src/cpuidle-budget-$(DKMS_VERSION)/
@@ -94,9 +94,12 @@ bench: deps modules helpers
 	$(AB_RUN) $(AB_SCENARIOS) || touch build/bench/ab-untrustworthy
 	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh
 	tools/demo-report.py build/results/vm-demo build/bench/results.json
-	tools/vm-run.sh --name bench-sched --smp 6 --icount 4 --timeout 1200 --hybrid \
+	tools/vm-run.sh --name bench-sched --smp 6 --icount 4 --timeout 1500 --hybrid \
 		tests/guest/bench-sched.sh
-	tools/bench-sched-report.py build/results/vm-bench-sched build/bench/results.json
+	tools/bench-sched-report.py no_smt build/results/vm-bench-sched build/bench/results.json
+	tools/vm-run.sh --name bench-sched-smt --icount 4 --timeout 1500 --hybrid-smt \
+		tests/guest/bench-sched.sh
+	tools/bench-sched-report.py smt build/results/vm-bench-sched-smt build/bench/results.json
 	tools/bench-summary.py build/results build/bench
 	@if [ -e build/bench/ab-untrustworthy ]; then \
 		echo "make bench: an A/A interval excludes 1 or a guest failed (build/bench/ab-report.md)" >&2; \

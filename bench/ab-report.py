@@ -20,15 +20,8 @@ import math
 import os
 import sys
 
-# Two-sided 95% Student-t quantiles by degrees of freedom (1..30).
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-       2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-       2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
-
-
-def t95(df):
-    """The two-sided 95% quantile of Student's t with df degrees of freedom."""
-    return T95[df - 1] if df <= len(T95) else 1.96
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools"))
+from benchlib import interval, paired, t95  # noqa: E402
 
 
 def read_kv_lines(path):
@@ -386,18 +379,6 @@ PAIRS = (("teo", "teo2"), ("budget-energy", "budget-lat"), ("budget", "teo"),
          ("budget", "menu"), ("menu", "teo"))
 
 
-def interval(logs):
-    """Mean and 95% t-interval of a list of log-ratios, as ratios."""
-    n = len(logs)
-    mean = sum(logs) / n
-    if n < 2:
-        return {"est": math.exp(mean), "lo": None, "hi": None, "n": n}
-    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
-    half = t95(n - 1) * sd / math.sqrt(n)
-    return {"est": round(math.exp(mean), 5), "lo": round(math.exp(mean - half), 5),
-            "hi": round(math.exp(mean + half), 5), "n": n}
-
-
 def mean_of(values):
     """Mean of the values that exist, rounded; None if none does."""
     got = [v for v in values if v is not None]
@@ -406,16 +387,6 @@ def mean_of(values):
 
 def contains_one(ci):
     return ci["lo"] is not None and ci["lo"] <= 1.0 <= ci["hi"]
-
-
-def paired(mine, theirs, higher_better):
-    """The interval of paired per-round values, > 1 when MINE did better;
-    rounds where either value is missing or not positive are left out
-    (a count of 0 has no log-ratio). None with fewer than two rounds."""
-    sign = 1 if higher_better else -1
-    logs = [sign * math.log(x / y) for x, y in zip(mine, theirs)
-            if x is not None and y is not None and x > 0 and y > 0]
-    return interval(logs) if len(logs) >= 2 else None
 
 
 def elasticity(arms, details, y="key_p50_ms", x="busy_scale"):

@@ -169,19 +169,12 @@ esac
 ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 [ "$(nproc)" = "$ncpus" ] || die "$SCENARIO needs $ncpus CPUs, has $(nproc)"
 
-# rtapp_ns_per_loop: rt-app's calibration (ns per loop of its work) on
-# CPU0, printed as "pLoad = Nns". Run before emul_idle is loaded, when
-# nothing steals cycles: every run's "20 ms" burst is then the same work
-# (calibrated under the running model, runs of 2026-12-05 differed by
-# 1.8 times: 3581 to 6373 loops a key burst).
-# rt-app's output is kept in calibrate.out.
-rtapp_ns_per_loop() {
-	printf '%s' '{"global": {"duration": 1, "calibration": "CPU0",
-		"logdir": ".", "lock_pages": false},
-		"tasks": {"cal": {"loop": 1, "run": 1000}}}' >calibrate.json
-	rt-app calibrate.json >calibrate.out 2>&1
-	sed -n 's/.*pLoad = \([0-9]*\)ns.*/\1/p' calibrate.out | head -n 1
-}
+# rt-app's unit of work is calibrated (bench/rtapp.sh) before emul_idle is
+# loaded, when nothing steals cycles: every run's "20 ms" burst is then the
+# same work (calibrated under the running model, runs of 2026-12-05
+# differed by 1.8 times: 3581 to 6373 loops a key burst).
+# shellcheck source=bench/rtapp.sh
+. "$CB_TOP/bench/rtapp.sh"
 if [[ $SCENARIO == typing-* ]]; then
 	[ -n "$NS_PER_LOOP" ] || NS_PER_LOOP=$(rtapp_ns_per_loop)
 	[[ $NS_PER_LOOP =~ ^[1-9][0-9]*$ ]] ||

@@ -2,55 +2,68 @@
 # SPDX-License-Identifier: GPL-2.0
 """The scheduler half of "make bench": build/bench/results.json "sched".
 
-bench-sched-report.py RESULTS_DIR OUT_JSON
+bench-sched-report.py SHAPE RESULTS_DIR OUT_JSON
 
-RESULTS_DIR is what tests/guest/bench-sched.sh left: per mode (off, on,
-on_no_fit) placement summaries from tools/sched-placement of two
-workloads ("light": 4 tasks busy 10 ms of every 100 ms; "mixed": the same
-plus 2 CPU-bound tasks), traced after a 2 s warm-up, the modeled energy
-over them, hackbench times and a cyclictest histogram. Per mode:
+RESULTS_DIR is what tests/guest/bench-sched.sh left on a faked part of
+SHAPE ("no_smt" or "smt"): per round and per setting of
+kernel.sched_itmt_efficiency_first (off, on), rt-app's runs of two
+workloads ("light": 4 tasks, 10 ms of work every 100 ms; "mixed": the same
+and 2 CPU-bound tasks), each traced after a 2 s warm-up and summed up by
+tools/sched-placement, the modeled package energy over them, rt-app's
+wake-up latencies and a hackbench time. Per setting and round:
 
-  light_on_e_pct    light workload: the light tasks' runtime share on
-                    E-cores
+  light_on_e_pct        light workload: the light tasks' runtime share on
+                        E-cores
   light_on_e_mixed_pct  the same in the mixed workload
-  heavy_on_p_pct    mixed workload: the CPU-bound tasks' share on P-cores
-  migrations_per_s  mixed workload: migrations per task per second, light
-                    and heavy tasks together (wake-up placement and load
-                    balancing)
-  energy_j          modeled package energy over the light workload
-  energy_mixed_j    the same over the mixed workload
-  hackbench_s       median of three "hackbench -g 4 -l 200" times
-  wake_lat_p99_us   99th percentile of cyclictest's wake-up latency, all
-                    threads together, with 4 light tasks running; a value
-                    past the histogram is reported as its bound with
-                    "wake_lat_p99_beyond_histogram": true
+  heavy_on_p_pct        mixed workload: the CPU-bound tasks' share on
+                        P-cores
+  heavy_migrations_per_s  mixed workload: migrations per CPU-bound task
+                        and second
+  energy_j, energy_mixed_j  modeled package energy over each workload
+  wake_p99_us, wake_p99_mixed_us  99th percentile of the light tasks'
+                        wake-up latency (rt-app's wu_lat, every period)
+  hackbench_s           "hackbench -g 2 -l 100" time
 
-and "ratios" of on against off. Times are -icount virtual time. Existing
-keys of OUT_JSON are kept; "sched" is replaced.
+OUT_JSON's "sched" gets SHAPE: each measure's per-round values, mean and
+95% t-interval of the mean per setting, and "on_vs_off", the paired
+interval of on against off over the rounds (> 1: on did better; energy,
+latency and hackbench time lower is better). Times are -icount virtual
+time. Existing keys of OUT_JSON, and the other shape, are kept.
 """
 
+import glob
 import json
+import math
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from benchlib import cyclictest_latency, update_results  # noqa: E402
+from benchlib import paired, t95, update_results  # noqa: E402
 
-MODES = ("off", "on", "on_no_fit")
+MODES = ("off", "on")
+# Measure, and whether higher is better (for the paired on/off interval;
+# None: no ratio, a share in percent is read against its bound).
+MEASURES = {
+    "light_on_e_pct": None, "light_on_e_mixed_pct": None, "heavy_on_p_pct": None,
+    "heavy_migrations_per_s": None,
+    "energy_j": False, "energy_mixed_j": False,
+    "wake_p99_us": False, "wake_p99_mixed_us": False,
+    "hackbench_s": False,
+}
 
 
 def placement(path):
-    """(light share on E, heavy share on P, migrations per task and s)."""
+    """The summary's light share on E, heavy share on P, and heavy
+    migrations per task and second."""
     summary = json.load(open(path))
     classes, duration = summary["classes"], summary["duration_s"]
-    light = classes.get("light-0", {})
-    heavy = classes.get("heavy-0", {})
-    migrations = light.get("migrations", 0) + heavy.get("migrations", 0)
-    tasks = light.get("tasks", 0) + heavy.get("tasks", 0)
-    return (light.get("share_pct", {}).get("E", 0.0),
-            heavy.get("share_pct", {}).get("P", 0.0),
-            round(migrations / (tasks * duration), 3) if tasks and duration else None)
+    light = classes.get("light", {})
+    heavy = classes.get("heavy", {})
+    migr = None
+    if heavy.get("tasks") and duration:
+        migr = round(heavy.get("migrations", 0) / (heavy["tasks"] * duration), 3)
+    return (light.get("share_pct", {}).get("E"), heavy.get("share_pct", {}).get("P"), migr)
 
 
 def energy_j(path):
@@ -58,51 +71,94 @@ def energy_j(path):
     return round(int(dict(zip(fields[::2], fields[1::2]))["energy_uj"]) / 1e6, 3)
 
 
-def mode_numbers(results, mode):
-    light_e, _, _ = placement(os.path.join(results, f"placement-light-{mode}.json"))
-    mixed_e, heavy_p, migr = placement(os.path.join(results, f"placement-mixed-{mode}.json"))
-    out = {"light_on_e_pct": light_e, "light_on_e_mixed_pct": mixed_e,
-           "heavy_on_p_pct": heavy_p, "migrations_per_s": migr,
-           "energy_j": energy_j(os.path.join(results, f"energy-light-{mode}.txt")),
-           "energy_mixed_j": energy_j(os.path.join(results, f"energy-mixed-{mode}.txt"))}
-    times = [float(x) for x in open(os.path.join(results, f"hackbench-{mode}.txt")).read().split()]
-    out["hackbench_s"] = statistics.median(times) if times else None
-    _, p99, _, hist_end = cyclictest_latency(os.path.join(results, f"cyclictest-{mode}.txt"))
-    out["wake_lat_p99_us"] = p99
-    if p99 is not None and p99 >= hist_end:
-        out["wake_lat_p99_beyond_histogram"] = True
-    return out
+def wake_p99_us(logdir):
+    """p99 of wu_lat over every light task's periods in rt-app's logs."""
+    lats = []
+    for path in glob.glob(os.path.join(logdir, "rt-light-*.log")):
+        names = None
+        for line in open(path):
+            if line.startswith("#idx"):
+                names = line[1:].split()
+            elif not line.startswith("#") and names and len(line.split()) == len(names):
+                lats.append(int(dict(zip(names, line.split()))["wu_lat"]))
+    if not lats:
+        return None
+    lats.sort()
+    return lats[max(1, math.ceil(0.99 * len(lats))) - 1]
 
 
-def ratio(a, b):
-    return round(a / b, 3) if a is not None and b else None
+def round_numbers(results, mode, r):
+    def f(kind, workload):
+        return os.path.join(results, f"{kind}-{workload}-{mode}-{r}")
+
+    light_e, _, _ = placement(f("placement", "light") + ".json")
+    mixed_e, heavy_p, migr = placement(f("placement", "mixed") + ".json")
+    times = open(os.path.join(results, f"hackbench-{mode}-{r}.txt")).read().split()
+    return {"light_on_e_pct": light_e, "light_on_e_mixed_pct": mixed_e,
+            "heavy_on_p_pct": heavy_p, "heavy_migrations_per_s": migr,
+            "energy_j": energy_j(f("energy", "light") + ".txt"),
+            "energy_mixed_j": energy_j(f("energy", "mixed") + ".txt"),
+            "wake_p99_us": wake_p99_us(f("rtapp", "light")),
+            "wake_p99_mixed_us": wake_p99_us(f("rtapp", "mixed")),
+            "hackbench_s": float(times[0]) if times else None}
+
+
+def mean_interval(values):
+    """Mean and 95% t-interval of the mean of the values that exist."""
+    got = [v for v in values if v is not None]
+    if not got:
+        return None
+    mean = statistics.fmean(got)
+    if len(got) < 2:
+        return {"mean": round(mean, 3), "lo": None, "hi": None, "n": 1}
+    half = t95(len(got) - 1) * statistics.stdev(got) / math.sqrt(len(got))
+    return {"mean": round(mean, 3), "lo": round(mean - half, 3),
+            "hi": round(mean + half, 3), "n": len(got)}
+
+
+def rounds_in(results):
+    return sorted({int(os.path.basename(p)[:-4].rsplit("-", 1)[1])
+                   for p in glob.glob(os.path.join(results, "hackbench-off-*.txt"))})
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 4 or sys.argv[1] not in ("no_smt", "smt"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    results, out_path = sys.argv[1:]
-    sched = {mode: mode_numbers(results, mode) for mode in MODES}
-    on, off = sched["on"], sched["off"]
-    sched["ratios"] = {
-        # Throughput is 1/time: on's throughput relative to off's.
-        "hackbench_throughput_on_vs_off": ratio(off["hackbench_s"], on["hackbench_s"]),
-        "wake_lat_p99_on_vs_off": None if on.get("wake_lat_p99_beyond_histogram") or
-        off.get("wake_lat_p99_beyond_histogram") else ratio(on["wake_lat_p99_us"],
-                                                             off["wake_lat_p99_us"]),
-        "energy_on_vs_off": ratio(on["energy_j"], off["energy_j"]),
-        "energy_mixed_on_vs_off": ratio(on["energy_mixed_j"], off["energy_mixed_j"]),
-    }
-    sched["how"] = ("faked 2P+4E guest (fake_hybrid=), QEMU -icount shift 4, "
-                    "one boot; placement and energy of 4 light tasks (10 ms "
-                    "per 100 ms), alone and with 2 CPU-bound tasks, traced "
-                    "6 s after a 2 s warm-up; hackbench -g 4 -l 200 median "
-                    "of 3; cyclictest --laptop -t 4 -i 1000 with 4 light tasks")
+    shape, results, out_path = sys.argv[1:]
+    rounds = rounds_in(results)
+    if not rounds:
+        print(f"bench-sched-report: no rounds in {results}", file=sys.stderr)
+        return 1
+    per = {m: [round_numbers(results, m, r) for r in rounds] for m in MODES}
+    out = {"rounds": len(rounds), "shape_table": open(os.path.join(results, "shape.txt")).read()}
+    for key, higher in MEASURES.items():
+        entry = {m: {"per_round": [d[key] for d in per[m]],
+                     **(mean_interval([d[key] for d in per[m]]) or {})} for m in MODES}
+        if higher is not None:
+            # Throughput is 1/time, so for hackbench this is on's
+            # throughput against off's.
+            entry["on_vs_off"] = paired([d[key] for d in per["on"]],
+                                        [d[key] for d in per["off"]], higher)
+        out[key] = entry
+    out["how"] = (f"faked hybrid part ({shape}; tools/vm-run.sh --hybrid"
+                  f"{'-smt' if shape == 'smt' else ''}), QEMU -icount shift 4, one boot, "
+                  f"{len(rounds)} rounds, off and on alternating first; rt-app: 4 light "
+                  "tasks (10 ms of every 100 ms), alone and with 2 CPU-bound tasks, "
+                  "traced 6 s after a 2 s warm-up; hackbench -g 2 -l 100; modeled "
+                  "energy from the emulated platform (no limit binding). 6.12 has no "
+                  "energy-aware scheduling on x86 to compare with.")
+    sched = {}
+    if os.path.exists(out_path):
+        sched = json.load(open(out_path)).get("sched", {})
+        if "off" in sched:  # the one-shape layout of older runs
+            sched = {}
+    sched[shape] = out
     update_results(out_path, {"sched": sched})
-    for mode in MODES:
-        print(mode, json.dumps(sched[mode]))
-    print("ratios", json.dumps(sched["ratios"]))
+    for key in MEASURES:
+        e = out[key]
+        print(shape, key, "off", e["off"].get("mean"), "on", e["on"].get("mean"),
+              "on/off", json.dumps(e.get("on_vs_off")))
     return 0
 
 

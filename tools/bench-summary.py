@@ -217,19 +217,31 @@ def report(data):
             md.append("")
 
     sched = data.get("sched", {})
-    if sched:
-        md += ["## Scheduler: kernel.sched_itmt_efficiency_first", "",
-               sched.get("how", ""), "",
-               "on_no_fit is the knob on with the capacity check of asym packing "
-               "turned off (NO_ASYM_PACK_FIT): what the check prevents.", ""]
-        keys = ["light_on_e_pct", "light_on_e_mixed_pct", "heavy_on_p_pct",
-                "migrations_per_s", "energy_j", "energy_mixed_j", "hackbench_s",
-                "wake_lat_p99_us"]
-        modes = [m for m in ("off", "on", "on_no_fit") if m in sched]
-        md.append(table(["measure"] + modes,
-                        [[k] + [fmt(sched[m].get(k)) for m in modes] for k in keys]))
-        md += ["", "Ratios, on against off: " +
-               ", ".join(f"{k} {fmt(v)}" for k, v in sched.get("ratios", {}).items()), ""]
+    shapes = [k for k in ("no_smt", "smt") if k in sched]
+    if shapes:
+        md += ["## Scheduler: kernel.sched_itmt_efficiency_first", ""]
+    for shape in shapes:
+        s = sched[shape]
+        md += [f"### {shape}", "", s.get("how", ""), "",
+               "Mean over the rounds [95% t-interval of the mean]; on/off: the "
+               "paired interval over the rounds, > 1 when on did better "
+               "(hackbench: on's throughput against off's).", ""]
+
+        def cell(e):
+            if not e or e.get("mean") is None:
+                return "-"
+            if e.get("lo") is None:
+                return fmt(e["mean"])
+            return f"{fmt(e['mean'])} [{fmt(e['lo'])}, {fmt(e['hi'])}]"
+
+        def ratio(c):
+            return "-" if not c else f"{c['est']:.3f} [{c['lo']:.3f}, {c['hi']:.3f}]"
+
+        keys = [k for k in s if isinstance(s[k], dict) and "off" in s[k]]
+        md.append(table(["measure", "off", "on", "on/off"],
+                        [[k, cell(s[k]["off"]), cell(s[k]["on"]),
+                          ratio(s[k].get("on_vs_off"))] for k in keys]))
+        md.append("")
     return "\n".join(md) + "\n"
 
 

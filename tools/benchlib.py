@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """Pieces shared by the bench's report scripts (tools/demo-report.py,
-tools/bench-report.py, tools/bench-sched-report.py, tools/bench-summary.py).
+tools/bench-report.py, tools/bench-sched-report.py, tools/bench-summary.py,
+bench/ab-report.py).
 """
 
 import json
+import math
 import os
+
 
 
 def cyclictest_latency(path):
@@ -51,3 +54,36 @@ def update_results(path, keys):
         json.dump(data, f, indent=2, sort_keys=True)
         f.write("\n")
     return data
+
+
+# Two-sided 95% Student-t quantiles by degrees of freedom (1..30).
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+       2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+       2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def t95(df):
+    """The two-sided 95% quantile of Student's t with df degrees of freedom."""
+    return T95[df - 1] if df <= len(T95) else 1.96
+
+
+def interval(logs):
+    """Mean and 95% t-interval of a list of log-ratios, as ratios."""
+    n = len(logs)
+    mean = sum(logs) / n
+    if n < 2:
+        return {"est": math.exp(mean), "lo": None, "hi": None, "n": n}
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
+    half = t95(n - 1) * sd / math.sqrt(n)
+    return {"est": round(math.exp(mean), 5), "lo": round(math.exp(mean - half), 5),
+            "hi": round(math.exp(mean + half), 5), "n": n}
+
+
+def paired(mine, theirs, higher_better):
+    """The interval of paired per-round values, > 1 when MINE did better;
+    rounds where either value is missing or not positive are left out
+    (a count of 0 has no log-ratio). None with fewer than two rounds."""
+    sign = 1 if higher_better else -1
+    logs = [sign * math.log(x / y) for x, y in zip(mine, theirs)
+            if x is not None and y is not None and x > 0 and y > 0]
+    return interval(logs) if len(logs) >= 2 else None

@@ -14,8 +14,11 @@
 #                        on a hand-made tree and log (seconds)
 #  host-analysers.tap    tools/cpuidle-analyze and tools/sched-placement on
 #                        hand-made traces (seconds)
-#  series.tap            the series applies to pristine 6.12 and the
-#                        kernel builds after every patch (bisectable)
+#  series-pm.tap         the cpuidle series alone applies to pristine 6.12
+#                        and the kernel builds after every patch
+#  series.tap            the full series (sched, then pm, then the test
+#                        hook) applies to pristine 6.12 and the kernel
+#                        builds after every patch (bisectable)
 #  host-selftest-helpers.tap  the guest selftests' helpers fail on no data
 #                        (needs build/linux's KTAP helpers; seconds)
 #  static.tap            checkpatch --strict on patches/ and the project's
@@ -71,21 +74,35 @@ host_test series-warnings
 host_test global-symbols
 host_test vm-log
 
-# The series, patch by patch; this also builds the test kernel. Its
+# series_run TAP NAME ARGS...: tools/kernel-tree.sh ARGS, its per-patch
+# results in TAP with a plan for the patches of NAME (all when empty);
+# whatever failed, TAP says so. Fails if the run did.
+series_run() {
+	local tap=$1 name=$2 rc=0
+	shift 2
+	"$TOP/tools/kernel-tree.sh" "$@" || rc=1
+	[ $rc = 0 ] || grep -q '^not ok' "$tap" 2>/dev/null ||
+		echo "not ok $(($(grep -Ec '^(not )?ok' "$tap" 2>/dev/null) + 1)) -" \
+			"tools/kernel-tree.sh $* prepares and builds the kernel" >>"$tap"
+	sed -i "1i 1..$(series_patches "$name" | grep -c .)" "$tap"
+	tap_files+=("$tap")
+	return $rc
+}
+# The cpuidle series alone on pristine 6.12, patch by patch. The scheduler
+# series comes first in patches/series, so the full run below builds it on
+# pristine 6.12 as it would be alone (series.tap's comments say where each
+# series starts), then pm on top of it, then the test hook (not for merge).
+rm -f "$RESULTS/series-pm.tap"
+series_run "$RESULTS/series-pm.tap" pm --alone pm || true
+# The full series, patch by patch; this also builds the test kernel. Its
 # results are this run's (kernel-tree.sh builds the last patch every time
 # and reuses the earlier patches' results only under the same build id).
-if ! "$TOP/tools/kernel-tree.sh" --build-each; then
-	# Whatever failed, series.tap says so.
-	grep -q '^not ok' "$RESULTS/series.tap" 2>/dev/null ||
-		echo "not ok $(($(grep -Ec '^(not )?ok' "$RESULTS/series.tap" 2>/dev/null) + 1)) -" \
-			"tools/kernel-tree.sh --build-each prepares and builds the kernel" \
-			>>"$RESULTS/series.tap"
+rm -f "$RESULTS/series.tap"
+if ! series_run "$RESULTS/series.tap" "" --build-each; then
 	# The kernel of an earlier run must not stand in for the one that
 	# failed to build: without a kernel image every guest run below fails.
 	rm -f "$KOBJ/vmlinux" "$KIMAGE"
 fi
-sed -i "1i 1..$(series_patches | grep -c .)" "$RESULTS/series.tap"
-tap_files+=("$RESULTS/series.tap")
 log "series done ($(elapsed))"
 host_test selftest-helpers
 
@@ -122,10 +139,9 @@ done
 # in the patched tree's MAINTAINERS (a named person, not only a list).
 every_new_file_maintained() {
 	local f m rc=0
-	for f in $(cd "$PATCHES" && series_patches | xargs sed -n 's|^+++ b/\(.*\)|\1|p' |
-		   sort -u); do
-		grep -q "^--- /dev/null" <(cd "$PATCHES" && series_patches |
-			xargs grep -h -B1 "^+++ b/$f\$") || continue
+	# A new file's "+++" line follows "--- /dev/null".
+	for f in $(cd "$PATCHES" && series_patches |
+		   xargs grep -h -A1 '^--- /dev/null' | sed -n 's|^+++ b/||p' | sort -u); do
 		m=$(cd "$KSRC" && ./scripts/get_maintainer.pl --no-git --no-git-fallback \
 			--no-rolestats --no-l --no-r -f "$f" 2>/dev/null)
 		[ -n "$m" ] || { echo "# no maintainer for $f"; rc=1; }
@@ -242,7 +258,7 @@ kunit_ran() {
 # need virtual time).
 vm=$RESULTS/vm.tap
 tap_files+=("$vm")
-echo "1..10" >"$vm"
+echo "1..11" >"$vm"
 tap_case "$vm" 1 "guest selftest run: booted, finished, kernel log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
 	"$TOP/tests/guest/selftests.sh"
@@ -257,7 +273,7 @@ f=$RESULTS/vm-selftests/kunit-emul.ktap
 tap_case "$vm" 3 "KUnit: emul_model ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" emul_model
 tap_files+=("$f")
-# drivers/cpuidle/governor_kunit.c (patch 0001).
+# drivers/cpuidle/governor_kunit.c (patch pm/0001).
 f=$RESULTS/vm-selftests/kunit-cpuidle-core.ktap
 tap_case "$vm" 4 "KUnit: cpuidle_governor and cpuidle_reflect ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" cpuidle_governor cpuidle_reflect
@@ -287,6 +303,11 @@ tap_case "$vm" 10 "a malformed fake_hybrid= boots as if absent (guest finished, 
 f=$RESULTS/vm-hybrid-refused/fake-hybrid-refused.tap
 [ -s "$f" ] || printf '1..1\nnot ok 1 - fake-hybrid-refused.sh ran in the guest\n' >"$f"
 tap_files+=("$f")
+# The same placement tests on the other shape of hybrid part: SMT P-cores,
+# where intel_pstate keeps ITMT and the knob brings the capacities.
+tap_case "$vm" 11 "scheduler selftest run on a faked part with SMT P-cores (-icount, 12 CPUs, 4 offline): booted, finished, log clean" \
+	"$TOP/tools/vm-run.sh" --quiet --name sched-smt --icount 4 --timeout 900 \
+	--hybrid-smt "$TOP/tests/guest/selftests.sh" sched_hybrid
 # A selftest that left no TAP behind (the guest died first) is a failure.
 for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug \
 	 "$TOP"/tests/selftests/cpuidle_budget_packages/*.sh \
@@ -300,6 +321,10 @@ for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug \
 	[[ "$t" == */sched_hybrid/* ]] && vmdir=vm-sched
 	f=$RESULTS/$vmdir/$name.tap
 	[ -s "$f" ] || printf '1..1\nnot ok 1 - %s ran in the guest\n' "$name" >"$f"
+	tap_files+=("$f")
+	[[ "$t" == */sched_hybrid/* ]] || continue
+	f=$RESULTS/vm-sched-smt/$name.tap
+	[ -s "$f" ] || printf '1..1\nnot ok 1 - %s ran in the SMT guest\n' "$name" >"$f"
 	tap_files+=("$f")
 done
 log "guest done ($(elapsed))"

@@ -26,7 +26,8 @@ LOGS=$RESULTS/debian-config
 OBJECTS=(drivers/cpuidle/{cpuidle,driver,governor,sysfs,poll_state}.o
 	 drivers/cpuidle/governors/{ladder,menu,teo,haltpoll}.o
 	 kernel/sched/{core,fair,build_policy,build_utility}.o kernel/time/tick-sched.o
-	 arch/x86/kernel/{itmt,fake_hybrid}.o drivers/cpufreq/intel_pstate.o)
+	 arch/x86/kernel/{itmt,fake_hybrid}.o arch/x86/kernel/cpu/aperfmperf.o
+	 drivers/cpufreq/intel_pstate.o)
 mkdir -p "$OBJ" "$LOGS"
 
 dmake() {
@@ -77,7 +78,7 @@ result $? "W=1 C=1, governor as a module: the objects the series touches, nothin
 
 # modpost needs the kernel's exports: Debian's own Module.symvers of this
 # kernel version and config, with the CRCs the patched objects export
-# (patch 0001's new exports among them) in place of Debian's.
+# (patch pm/0001's new exports among them) in place of Debian's.
 symvers() {
 	local stock
 	stock=/usr/src/$(debian_headers)/Module.symvers

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Prepare build/linux: Debian's linux-source-6.12 committed pristine in a
-# git repository (tag "pristine"), with patches/ applied by "git am" in
-# patches/series order.
+# git repository (tag "pristine"), with the series patches/series names
+# applied by "git am" in that order (series_patches in lib.sh).
 #
 # The tree is reused only when it is exactly what the current series
 # produces: its HEAD is the commit recorded for this series id (a hash of
@@ -20,11 +20,37 @@
 # the series, the configs, the build scripts, the compiler, the flavour);
 # the last patch's result is always this run's build, so a build that
 # fails now fails now. On failure series.tap ends with its "not ok" line.
+#
+# With --alone NAME, only series NAME (patches/NAME) is applied to the
+# pristine tree and built after every patch, to show that it applies and
+# builds without the others; its TAP lines go to $RESULTS/series-NAME.tap.
+# The tree is left at that series, so the next plain run applies the full
+# series again. The result is kept under its build id (of NAME's patches)
+# and a run with that build id reuses it without touching the tree: the
+# same patches, configs, scripts and compiler build the same way, and
+# redoing it would throw away the full tree that the test kernel is built
+# from.
 
 . "$(dirname "$0")/lib.sh"
 
 build_each=0
-[ "${1:-}" = --build-each ] && build_each=1
+alone=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build-each) build_each=1 ;;
+	--alone) [ -n "${2:-}" ] || die "--alone needs a series name"
+		alone=$2; build_each=1; shift ;;
+	*) die "usage: $0 [--build-each] [--alone SERIES]" ;;
+	esac
+	shift
+done
+# Where the per-patch TAP lines go.
+if [ -n "$alone" ]; then
+	tap_out=$RESULTS/series-$alone.tap
+	series_patches "$alone" >/dev/null || exit 1
+else
+	tap_out=$RESULTS/series.tap
+fi
 # The kernel build at each patch; tests/host/kernel-tree.sh puts a fake
 # one here.
 BUILD_KERNEL=${BUILD_KERNEL:-$TOP/tools/build-kernel.sh}
@@ -67,11 +93,12 @@ make_pristine() {
 	git_k tag -a -m "source $(tarball_id)" pristine
 }
 
-# The series and the test-kernel config: per-patch build results are only
-# valid for both.
+# The series (all, or the one --alone names) and the test-kernel config:
+# per-patch build results are only valid for both.
 series_id() {
-	(cat "$PATCHES/series"
-	 series_patches | (cd "$PATCHES" && xargs cat)
+	(echo "series ${alone:-all}"
+	 series_patches "$alone"
+	 series_patches "$alone" | (cd "$PATCHES" && xargs cat)
 	 cat "$TOP"/tests/kconfig/*.config) | sha256sum | cut -c1-16
 }
 
@@ -91,9 +118,10 @@ tree_state_file() {
 	echo "$KSRC/.git/cpuidle-budget-series"
 }
 
-# Per-patch build results of the run that applied the series (--build-each).
+# Per-patch build results of the run that applied the series (--build-each),
+# or of the last --alone run of that series.
 series_tap() {
-	echo "$KSRC/.git/cpuidle-budget-series.tap"
+	echo "$KSRC/.git/cpuidle-budget-series${alone:+-alone-$alone}.tap"
 }
 
 pristine_ok() {
@@ -114,23 +142,38 @@ if ! pristine_ok; then
 	make_pristine
 fi
 
-# build_last N PATCH TAP: the kernel at the last patch (N, all options
-# defined) into $RESULTS/build-N.log; its TAP line appended to TAP, which
-# becomes $RESULTS/series.tap. Exits with an error if it does not build.
-build_last() {
-	mkdir -p "$RESULTS"
-	if "$BUILD_KERNEL" >"$RESULTS/build-$1.log" 2>&1 </dev/null; then
-		echo "ok $1 - $2 applies and the kernel builds" >>"$3"
-		cp "$3" "$RESULTS/series.tap"
-		return 0
-	fi
-	tail -30 "$RESULTS/build-$1.log" >&2
-	echo "not ok $1 - $2 applies and the kernel builds" >>"$3"
-	cp "$3" "$RESULTS/series.tap"
-	die "the kernel does not build at patches/$2 (see $RESULTS/build-$1.log)"
+# build_log N: the log of the build at patch N (of this run's series).
+build_log() {
+	echo "$RESULTS/build${alone:+-$alone}-$1.log"
 }
 
-if tree_up_to_date; then
+# build_last N PATCH TAP: the kernel at the last patch (N, all options
+# defined) into its build_log; its TAP line appended to TAP, which
+# becomes $tap_out. Exits with an error if it does not build.
+build_last() {
+	mkdir -p "$RESULTS"
+	if "$BUILD_KERNEL" >"$(build_log "$1")" 2>&1 </dev/null; then
+		echo "ok $1 - $2 applies and the kernel builds" >>"$3"
+		cp "$3" "$tap_out"
+		return 0
+	fi
+	tail -30 "$(build_log "$1")" >&2
+	echo "not ok $1 - $2 applies and the kernel builds" >>"$3"
+	cp "$3" "$tap_out"
+	die "the kernel does not build at patches/$2 (see $(build_log "$1"))"
+}
+
+if [ -n "$alone" ] && [ -f "$(series_tap)" ] &&
+   [ "$(head -1 "$(series_tap)")" = "# build id $(build_id)" ]; then
+	log "series $alone alone: results of build id $(build_id) kept, tree untouched"
+	mkdir -p "$RESULTS"
+	{ tail -n +2 "$(series_tap)"
+	  echo "# series $alone alone: results kept from the run of build id $(build_id)"
+	} >"$tap_out"
+	exit 0
+fi
+
+if [ -z "$alone" ] && tree_up_to_date; then
 	log "build/linux is up to date with patches/ ($(series_id))"
 	[ $build_each = 1 ] || exit 0
 	if [ -f "$(series_tap)" ] &&
@@ -153,7 +196,7 @@ if tree_up_to_date; then
 	log "no per-patch build results for this tree and build id: applying again"
 fi
 
-log "applying patches/ to the pristine tree"
+log "applying ${alone:+series $alone of }patches/ to the pristine tree"
 rm -f "$(tree_state_file)" "$(series_tap)"
 [ -d "$KSRC/.git/rebase-apply" ] && git_k am --abort || true
 git_k reset -q --hard pristine
@@ -161,36 +204,51 @@ git_k clean -q -fdx
 mkdir -p "$RESULTS"
 tap=$(mktemp)
 n=0
+total=$(series_patches "$alone" | grep -c .)
+series=
 while read -r patch; do
 	n=$((n + 1))
+	if [ "${patch%%/*}" != "$series" ]; then
+		if [ -n "$alone" ]; then
+			echo "# series $alone alone on pristine $KERNEL_EXPECTED" >>"$tap"
+		elif [ -z "$series" ]; then
+			echo "# series ${patch%%/*} on pristine $KERNEL_EXPECTED (as alone)" >>"$tap"
+		else
+			echo "# series ${patch%%/*} on top of the series before it" >>"$tap"
+		fi
+		series=${patch%%/*}
+	fi
 	if ! git_k am -q "$PATCHES/$patch"; then
 		git_k am --abort || true
-		echo "not ok $n - $patch applies to the pristine tree" >>"$tap"
-		cp "$tap" "$RESULTS/series.tap"
+		echo "not ok $n - $patch applies" >>"$tap"
+		cp "$tap" "$tap_out"
 		die "patches/$patch does not apply"
 	fi
 	if [ $build_each = 1 ]; then
-		if [ "$n" = "$(series_patches | grep -c .)" ]; then
+		# Alone, the test config names options of the other series.
+		if [ -z "$alone" ] && [ "$n" = "$total" ]; then
 			build_last "$n" "$patch" "$tap"
 			continue
 		fi
 		# Options of later patches do not exist yet.
-		if CONFIG_UNDEFINED_OK=1 "$BUILD_KERNEL" >"$RESULTS/build-$n.log" 2>&1 \
-			</dev/null; then
+		if CONFIG_UNDEFINED_OK=1 "$BUILD_KERNEL" >"$(build_log "$n")" 2>&1 </dev/null; then
 			echo "ok $n - $patch applies and the kernel builds" >>"$tap"
 		else
-			tail -30 "$RESULTS/build-$n.log" >&2
+			tail -30 "$(build_log "$n")" >&2
 			echo "not ok $n - $patch applies and the kernel builds" >>"$tap"
-			cp "$tap" "$RESULTS/series.tap"
-			die "the kernel does not build at patches/$patch (see $RESULTS/build-$n.log)"
+			cp "$tap" "$tap_out"
+			die "the kernel does not build at patches/$patch (see $(build_log "$n"))"
 		fi
 	fi
-done < <(series_patches)
+done < <(series_patches "$alone")
 if [ $build_each = 1 ]; then
 	{ echo "# build id $(build_id)"; cat "$tap"; } >"$(series_tap)"
+	[ -z "$alone" ] || cp "$tap" "$tap_out"
 	rm -f "$tap"
 else
 	rm -f "$(series_tap)" "$tap"
 fi
-echo "$(series_id) $(git_k rev-parse HEAD)" >"$(tree_state_file)"
-log "applied $n patches"
+# An --alone tree is not the full series: no state file, so the next
+# plain run applies the full series again.
+[ -n "$alone" ] || echo "$(series_id) $(git_k rev-parse HEAD)" >"$(tree_state_file)"
+log "applied $n patches${alone:+ (series $alone alone)}"

@@ -29,7 +29,7 @@ JOBS=${JOBS:-$(nproc)}
 
 # debian_headers: the package of Debian's own build tree of the stock
 # kernel that linux-source-6.12 is the source of: an unpatched 6.12, for
-# the tests that build the module against a kernel without patch 0001.
+# the tests that build the module against a kernel without patch pm/0001.
 debian_headers() {
 	local v
 	v=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) || return 1
@@ -80,11 +80,35 @@ BUDGET_KCONFIG=(CONFIG_CPU_IDLE_GOV_BUDGET=m CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TE
 # The faked hybrid part of the scheduler tests and bench: 2 P-cores and 4
 # E-cores of capacity 605 (arch/x86/kernel/fake_hybrid.c says why 605).
 FAKE_HYBRID="P:0-1:1024:64,E:2-5:605:32"
+# The same cores with SMT, the shape of an Alder Lake U (2P+8E, here
+# 2P+4E): 2 P-cores of two threads (CPUs 0-3) and 4 E-cores (CPUs 4, 6, 8
+# and 10). QEMU gives every core the same number of threads, so the
+# E-cores' second threads (5, 7, 9, 11) are taken offline before the
+# guest script runs (tests/guest/init.sh).
+FAKE_HYBRID_SMT="P:0-3:1024:64,E:4-11:605:32"
+FAKE_HYBRID_SMT_QEMU="12,sockets=1,cores=6,threads=2"
+FAKE_HYBRID_SMT_OFFLINE="5,7,9,11"
 
-# The patches of the series, in "git am" order: PATCHES/series without its
-# comments and blank lines.
+# series_file FILE: FILE without its comments and blank lines.
+series_file() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$1"
+}
+
+# series_patches [NAME]: the patches of series NAME (a directory of
+# PATCHES with its own cover letter and "series" file) in "git am"
+# order, as paths relative to PATCHES; without NAME, those of every
+# series PATCHES/series names, in its order (what the test kernel
+# carries).
 series_patches() {
-	grep -v -e '^#' -e '^[[:space:]]*$' "$PATCHES/series"
+	local s
+	if [ -n "${1:-}" ]; then
+		[ -f "$PATCHES/$1/series" ] || die "no series $PATCHES/$1/series"
+		series_file "$PATCHES/$1/series" | sed "s|^|$1/|"
+		return
+	fi
+	for s in $(series_file "$PATCHES/series"); do
+		series_patches "$s" || return
+	done
 }
 
 # kconfig_generate OBJDIR FRAGMENT...: tinyconfig in OBJDIR, the fragments

@@ -24,6 +24,9 @@
 #   --append ARGS     extra kernel command line
 #   --hybrid          fake the project's 2P+4E part (fake_hybrid=$FAKE_HYBRID
 #                     from lib.sh; needs --smp 6)
+#   --hybrid-smt      fake its shape with SMT P-cores ($FAKE_HYBRID_SMT from
+#                     lib.sh): sets the QEMU topology (instead of --smp) and
+#                     has the guest take the E-cores' second threads offline
 #   --quiet           do not copy the guest's output to standard output
 #
 # vm-run.sh --check-log DIR: only the verdict on a finished run's results
@@ -68,7 +71,7 @@ if [ "${1:-}" = --check-log ]; then
 	exit
 fi
 
-name= smp=4 mem=2048 timeout=600 icount= accel=tcg append= quiet=0
+name= smp=4 smp_fixed= mem=2048 timeout=600 icount= accel=tcg append= quiet=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--name) name=$2; shift 2 ;;
@@ -79,6 +82,10 @@ while [ $# -gt 0 ]; do
 	--kvm) accel=kvm; shift ;;
 	--append) append=$2; shift 2 ;;
 	--hybrid) append+=" fake_hybrid=$FAKE_HYBRID"; shift ;;
+	--hybrid-smt)
+		append+=" fake_hybrid=$FAKE_HYBRID_SMT CB_OFFLINE=$FAKE_HYBRID_SMT_OFFLINE"
+		smp_fixed=$FAKE_HYBRID_SMT_QEMU
+		shift ;;
 	--quiet) quiet=1; shift ;;
 	--) shift; break ;;
 	-*) die "vm-run.sh: unknown option $1" ;;
@@ -86,6 +93,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -ge 1 ] || die "usage: vm-run.sh [options] SCRIPT [ARG...]"
+smp=${smp_fixed:-$smp}
 script=$(realpath "$1")
 shift
 [ -x "$script" ] || die "$script is not an executable file"

@@ -155,6 +155,66 @@ static void asym_pack_active_push_checks_fit(struct kunit *test)
 			LBF_ACTIVE_LB | (sched_asym_fit_packing_active() ? LBF_ASYM_FIT : 0));
 }
 
+/*
+ * Wake-up placement grades an idle CPU by what it would carry with the
+ * task: below 2/3 of its capacity it packs, below 80% the task is no
+ * misfit there, which counts only with SMT (select_idle_packing()).
+ */
+static void asym_wake_fit_grades(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sched_asym_wake_fit(403, E_CAP, false), ASYM_WAKE_PACKS);
+	KUNIT_EXPECT_EQ(test, sched_asym_wake_fit(403, E_CAP, true), ASYM_WAKE_PACKS);
+	KUNIT_EXPECT_EQ(test, sched_asym_wake_fit(404, E_CAP, false), ASYM_WAKE_NONE);
+	KUNIT_EXPECT_EQ(test, sched_asym_wake_fit(404, E_CAP, true), ASYM_WAKE_NO_MISFIT);
+	KUNIT_EXPECT_EQ(test, sched_asym_wake_fit(483, E_CAP, true), ASYM_WAKE_NO_MISFIT);
+	KUNIT_EXPECT_EQ(test, sched_asym_wake_fit(484, E_CAP, true), ASYM_WAKE_NONE);
+	/* Two light tasks of 225 (the placement selftest's) on one E-core. */
+	KUNIT_EXPECT_EQ(test, sched_asym_wake_fit(2 * 225, E_CAP, true), ASYM_WAKE_NO_MISFIT);
+	KUNIT_EXPECT_EQ(test, sched_asym_wake_fit(2 * 225, P_CAP, true), ASYM_WAKE_PACKS);
+}
+
+static const struct asym_wake_case {
+	enum asym_wake_fit fit;		/* of the idle CPU */
+	int cmp;			/* its priority against the target's */
+	enum asym_wake_fit target_fit;
+	bool beats;
+	const char *desc;
+} asym_wake_cases[] = {
+	{ ASYM_WAKE_PACKS, 1, ASYM_WAKE_PACKS, true,
+	  "packs on an E-core: beats an idle P-core it packs on too" },
+	{ ASYM_WAKE_NO_MISFIT, 1, ASYM_WAKE_NONE, true,
+	  "no misfit on an E-core: beats a P thread with a busy sibling" },
+	{ ASYM_WAKE_NO_MISFIT, 1, ASYM_WAKE_NO_MISFIT, true,
+	  "no misfit on an E-core: beats no misfit on a P-core" },
+	{ ASYM_WAKE_NO_MISFIT, 1, ASYM_WAKE_PACKS, false,
+	  "no misfit on an E-core: does not beat a target it packs on" },
+	{ ASYM_WAKE_PACKS, 0, ASYM_WAKE_PACKS, false,
+	  "same priority: no hop while the target packs" },
+	{ ASYM_WAKE_PACKS, 0, ASYM_WAKE_NO_MISFIT, false,
+	  "same priority: no hop while the target is no misfit" },
+	{ ASYM_WAKE_PACKS, 0, ASYM_WAKE_NONE, true,
+	  "same priority: off a target that is busy" },
+	{ ASYM_WAKE_PACKS, -1, ASYM_WAKE_NONE, false,
+	  "never to a CPU packing prefers less" },
+	{ ASYM_WAKE_NONE, 1, ASYM_WAKE_NONE, false,
+	  "never to a CPU the task does not fit" },
+};
+
+static void asym_wake_case_desc(const struct asym_wake_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(asym_wake, asym_wake_cases, asym_wake_case_desc);
+
+static void asym_wake_beats_target(struct kunit *test)
+{
+	const struct asym_wake_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, sched_asym_wake_beats_target(c->fit, c->cmp, c->target_fit),
+			c->beats);
+}
+
 static struct kunit_case sched_asym_pack_cases[] = {
 	KUNIT_CASE(asym_pack_limit),
 	KUNIT_CASE(asym_pack_leaves_band),
@@ -162,6 +222,8 @@ static struct kunit_case sched_asym_pack_cases[] = {
 	KUNIT_CASE(asym_pack_counts_destination),
 	KUNIT_CASE(asym_pack_flag_not_left_over),
 	KUNIT_CASE(asym_pack_active_push_checks_fit),
+	KUNIT_CASE(asym_wake_fit_grades),
+	KUNIT_CASE_PARAM(asym_wake_beats_target, asym_wake_gen_params),
 	{}
 };
 

@@ -3,8 +3,8 @@
 #
 # What a distribution or a test lab does with the module: install its
 # sources for DKMS and let dkms build and install it for a kernel that
-# carries patch 0001 (the test kernel's build tree), and remove it again;
-# and build it against a kernel without patch 0001 (Debian's own 6.12
+# carries patch pm/0001 (the test kernel's build tree), and remove it again;
+# and build it against a kernel without patch pm/0001 (Debian's own 6.12
 # headers), which must stop with one message naming the missing symbols
 # and the patch, before anything is compiled. dkms runs with private
 # source, state and module trees, so the host's are never touched.
@@ -48,7 +48,7 @@ names_all() {
 	for s in $SYMBOLS; do
 		grep -q "does not export:.* $s\\b" "$1" || { echo "$s not named"; return 1; }
 	done
-	grep -q "patches/0001-cpuidle-Allow-governors-to-be-built-as-modules.patch" "$1" &&
+	grep -q "patches/pm/0001-cpuidle-Allow-governors-to-be-built-as-modules.patch" "$1" &&
 		grep -q "patch -p1 <" "$1" &&
 		! grep -Eq "CC \[M\]|error:|MODPOST|undefined!" "$1" ||
 		{ cat "$1"; return 1; }
@@ -59,7 +59,7 @@ unpatched_make() {
 	! make -C "$TOP" KDIR="$UNPATCHED" >"$T/unpatched.log" 2>&1 &&
 		names_all "$T/unpatched.log"
 }
-ok "make against Debian's unpatched 6.12 stops with the missing symbols and patch 0001" \
+ok "make against Debian's unpatched 6.12 stops with the missing symbols and patch pm/0001" \
 	unpatched_make
 
 unpatched_dkms() {

@@ -6,7 +6,9 @@
 # of an up-to-date tree, and reset of a dirty, stale or half-applied one;
 # with --build-each and a fake kernel build: a TAP line per patch, a
 # failed build on a reused tree fails (it used to pass on the cached
-# results), and cached results are dropped when the build changes.
+# results), and cached results are dropped when the build changes;
+# --alone builds one series of two on the pristine tree and keeps its
+# result by build id.
 # Runs on the host in a few seconds (no kernel build).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,10 +30,13 @@ fake_tarball() {
 	tar -C "$d" -cJf "$work/$1.tar.xz" linux-source-x
 }
 
-# A two-patch series against the fake tree, made with git format-patch.
+# Two series against the fake tree, made with git format-patch: "a" of
+# two patches, and "b" of one (patches/series: a, then b), which also
+# applies to the pristine tree alone.
 make_series() {
 	local g=$work/series-src
-	mkdir -p "$work/patches"
+	rm -rf "$work/patches"
+	mkdir -p "$work/patches/a" "$work/patches/b"
 	rm -rf "$g" && mkdir -p "$g" && tar -C "$g" -xf "$work/good.tar.xz" --strip-components=1
 	git -C "$g" init -q && git -C "$g" add -A -f . &&
 		git -C "$g" -c user.name=t -c user.email=t@t commit -qm base
@@ -39,8 +44,14 @@ make_series() {
 	git -C "$g" -c user.name=t -c user.email=t@t commit -qam "first: TWO"
 	echo four >>"$g/drivers/file.c"
 	git -C "$g" -c user.name=t -c user.email=t@t commit -qam "second: four"
-	git -C "$g" format-patch -q -2 -o "$work/patches"
-	(cd "$work/patches" && ls 0*.patch) >"$work/patches/series"
+	git -C "$g" format-patch -q -2 -o "$work/patches/a"
+	(cd "$work/patches/a" && ls 0*.patch) >"$work/patches/a/series"
+	echo b >"$g/drivers/b.c"
+	git -C "$g" add -f drivers/b.c
+	git -C "$g" -c user.name=t -c user.email=t@t commit -qam "b: new file"
+	git -C "$g" format-patch -q -1 -o "$work/patches/b"
+	(cd "$work/patches/b" && ls 0*.patch) >"$work/patches/b/series"
+	printf '# the order\na\nb\n' >"$work/patches/series"
 }
 
 tree() {
@@ -70,7 +81,7 @@ refuses_wrong_version() {
 ok "a tarball of another version is refused, naming both versions" refuses_wrong_version
 
 applies() {
-	tree && [ "$(git -C "$work/linux" log --format=%s | head -2 | tr '\n' ,)" = "second: four,first: TWO," ] &&
+	tree && [ "$(git -C "$work/linux" log --format=%s | head -3 | tr '\n' ,)" = "b: new file,second: four,first: TWO," ] &&
 		git -C "$work/linux" rev-parse -q --verify pristine >/dev/null
 }
 ok "pristine commit tagged, the series applied in order" applies
@@ -94,13 +105,14 @@ untracked_reset() {
 ok "an untracked (even ignored) file makes the tree stale" untracked_reset
 
 stale_series() {
-	printf '%s\n' "$(head -1 "$work/patches/series")" >"$work/patches/series"
+	printf 'a\n' >"$work/patches/series"
+	printf '%s\n' "$(head -1 "$work/patches/a/series")" >"$work/patches/a/series"
 	tree && [ "$(git -C "$work/linux" log -1 --format=%s)" = "first: TWO" ]
 }
 ok "a changed series is applied afresh" stale_series
 
 bad_patch() {
-	sed -i 's/^-two/-zwei/' "$work/patches/0001-"*.patch
+	sed -i 's/^-two/-zwei/' "$work/patches/a/0001-"*.patch
 	! tree && grep -q "0001-.* does not apply" "$work/out" &&
 		[ ! -d "$work/linux/.git/rebase-apply" ]
 }
@@ -108,7 +120,7 @@ ok "a patch that does not apply fails, naming it, with no git am left half-done"
 
 after_failure() {
 	make_series
-	tree && [ "$(git -C "$work/linux" log -1 --format=%s)" = "second: four" ]
+	tree && [ "$(git -C "$work/linux" log -1 --format=%s)" = "b: new file" ]
 }
 ok "after a failed run, the next run rebuilds the tree" after_failure
 
@@ -117,15 +129,19 @@ series_tap_is() {
 	[ "$(grep -E '^(not )?ok' "$work/results/series.tap")" = "$(printf '%s\n' "$@")" ] ||
 		{ sed 's/^/# /' "$work/results/series.tap" "$work/out"; return 1; }
 }
-p1=$(head -1 "$work/patches/series")
-p2=$(tail -1 "$work/patches/series")
+p1=a/$(head -1 "$work/patches/a/series")
+p2=a/$(tail -1 "$work/patches/a/series")
+p3=b/$(cat "$work/patches/b/series")
 
 build_each() {
 	rm -f "$work/builds" "$work/results/series.tap"
 	tree --build-each && series_tap_is "ok 1 - $p1 applies and the kernel builds" \
-		"ok 2 - $p2 applies and the kernel builds" &&
+		"ok 2 - $p2 applies and the kernel builds" \
+		"ok 3 - $p3 applies and the kernel builds" &&
 		[ "$(cat "$work/builds")" = "$(printf '%s\n' "first: TWO undefined_ok=1" \
-			"second: four undefined_ok=0")" ]
+			"second: four undefined_ok=1" "b: new file undefined_ok=0")" ] &&
+		grep -q "^# series a on pristine" "$work/results/series.tap" &&
+		grep -q "^# series b on top of the series before it" "$work/results/series.tap"
 }
 ok "--build-each: the kernel built after each patch, a TAP line each" build_each
 
@@ -133,11 +149,12 @@ reuse_builds_last() {
 	rm -f "$work/builds" "$work/results/series.tap"
 	tree --build-each && grep -q "up to date" "$work/out" &&
 		series_tap_is "ok 1 - $p1 applies and the kernel builds" \
-			"ok 2 - $p2 applies and the kernel builds" &&
-		grep -q "^# patches 1..1: cached results of build id" "$work/results/series.tap" &&
-		[ "$(cat "$work/builds")" = "second: four undefined_ok=0" ]
+			"ok 2 - $p2 applies and the kernel builds" \
+			"ok 3 - $p3 applies and the kernel builds" &&
+		grep -q "^# patches 1..2: cached results of build id" "$work/results/series.tap" &&
+		[ "$(cat "$work/builds")" = "b: new file undefined_ok=0" ]
 }
-ok "--build-each on a reused tree: patch 1 from the cache, the last built in this run" \
+ok "--build-each on a reused tree: patches 1-2 from the cache, the last built in this run" \
 	reuse_builds_last
 
 # Item 17 of issue 14: the cached all-ok series.tap was copied before the
@@ -145,9 +162,10 @@ ok "--build-each on a reused tree: patch 1 from the cache, the last built in thi
 reuse_failed_build() {
 	rm -f "$work/results/series.tap"
 	touch "$work/break-build"
-	! tree --build-each && grep -q "the kernel does not build at patches/$p2" "$work/out" &&
+	! tree --build-each && grep -q "the kernel does not build at patches/$p3" "$work/out" &&
 		series_tap_is "ok 1 - $p1 applies and the kernel builds" \
-			"not ok 2 - $p2 applies and the kernel builds"
+			"ok 2 - $p2 applies and the kernel builds" \
+			"not ok 3 - $p3 applies and the kernel builds"
 }
 ok "--build-each on a reused tree whose build fails: fails, series.tap ends not ok" \
 	reuse_failed_build
@@ -165,7 +183,8 @@ fixed_again() {
 	rm -f "$work/break-build" "$work/builds"
 	tree --build-each && grep -q "applying patches" "$work/out" &&
 		series_tap_is "ok 1 - $p1 applies and the kernel builds" \
-			"ok 2 - $p2 applies and the kernel builds"
+			"ok 2 - $p2 applies and the kernel builds" \
+			"ok 3 - $p3 applies and the kernel builds"
 }
 ok "after the failure, a working build passes again, every patch built" fixed_again
 
@@ -173,9 +192,54 @@ new_build_id() {
 	rm -f "$work/builds"
 	echo "# changed" >>"$work/build-kernel.sh"
 	tree --build-each && grep -q "no per-patch build results for this tree and build id" "$work/out" &&
-		[ "$(wc -l <"$work/builds")" = 2 ]
+		[ "$(wc -l <"$work/builds")" = 3 ]
 }
 ok "a changed build script (build id) drops the cached results: every patch built again" \
 	new_build_id
+
+# alone_tap_is LINE...: the result lines of $work/results/series-b.tap.
+alone_tap_is() {
+	[ "$(grep -E '^(not )?ok' "$work/results/series-b.tap")" = "$(printf '%s\n' "$@")" ] ||
+		{ sed 's/^/# /' "$work/results/series-b.tap" "$work/out"; return 1; }
+}
+alone_b() {
+	rm -f "$work/builds"
+	tree --alone b &&
+		[ "$(git -C "$work/linux" log --format=%s pristine..HEAD)" = "b: new file" ] &&
+		alone_tap_is "ok 1 - $p3 applies and the kernel builds" &&
+		grep -q "^# series b alone on pristine" "$work/results/series-b.tap" &&
+		[ "$(cat "$work/builds")" = "b: new file undefined_ok=1" ]
+}
+ok "--alone b: only series b on the pristine tree, built, a TAP line in series-b.tap" alone_b
+
+alone_kept() {
+	rm -f "$work/builds" "$work/results/series-b.tap"
+	tree && grep -q "applying patches" "$work/out" &&
+		[ "$(git -C "$work/linux" log -1 --format=%s)" = "b: new file" ] &&
+		[ "$(git -C "$work/linux" log --format=%s pristine..HEAD | wc -l)" = 3 ] &&
+		head=$(git -C "$work/linux" rev-parse HEAD) &&
+		tree --alone b && grep -q "results of build id .* kept, tree untouched" "$work/out" &&
+		[ "$(git -C "$work/linux" rev-parse HEAD)" = "$head" ] && [ ! -e "$work/builds" ] &&
+		alone_tap_is "ok 1 - $p3 applies and the kernel builds"
+}
+ok "after --alone the full series is applied again; a second --alone keeps the result, tree untouched" \
+	alone_kept
+
+alone_changed() {
+	rm -f "$work/builds"
+	touch "$work/break-build"
+	echo "# changed again" >>"$work/build-kernel.sh"
+	! tree --alone b && alone_tap_is "not ok 1 - $p3 applies and the kernel builds"
+	local rc=$?
+	rm -f "$work/break-build"
+	return $rc
+}
+ok "--alone with a new build id builds again; a failed build fails and series-b.tap says so" \
+	alone_changed
+
+unknown_series() {
+	! tree --alone nosuch && grep -q "no series .*nosuch/series" "$work/out"
+}
+ok "--alone with an unknown series is refused, naming it" unknown_series
 
 done_testing

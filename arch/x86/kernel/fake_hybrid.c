@@ -19,17 +19,24 @@
  * E-core capacity is 1024 * 33 / 55.9 = 605.
  *
  * What it does, once the CPUs are up (late initcall, where rebuilding the
- * sched domains is allowed), is what intel_pstate does on a hybrid part
- * without SMT: it enables hybrid capacity scaling (arch_set_cpu_capacity()),
- * sets the ITMT priorities, offers them for efficiency-first packing
- * without ITMT (sched_set_itmt_efficiency_support()) and rebuilds the
- * domains. The domain spanning both core types then has
- * SD_ASYM_CPUCAPACITY, and SD_ASYM_PACKING only while
- * kernel.sched_itmt_efficiency_first is set. Frequency invariance, where
- * the CPU has it, counts the base frequency as full speed. A malformed
- * value is refused with a message naming the problem, and the machine then
- * boots as if the parameter were absent; so does a real hybrid CPU, whose
- * own drivers know better.
+ * sched domains is allowed), is what intel_pstate does on a hybrid part of
+ * the machine's shape. Without SMT, it enables hybrid capacity scaling
+ * (arch_set_cpu_capacity()), sets the ITMT priorities, offers them for
+ * efficiency-first packing without ITMT
+ * (sched_set_itmt_efficiency_support()) and rebuilds the domains: the
+ * domain spanning both core types then has SD_ASYM_CPUCAPACITY, and
+ * SD_ASYM_PACKING only while kernel.sched_itmt_efficiency_first is set.
+ * With SMT (cpu_smt_possible()), it sets the priorities, declares ITMT
+ * support (P-cores first) and hands the capacities to efficiency-first
+ * packing (sched_set_itmt_efficiency_capacity()): every CPU has capacity
+ * 1024 and the domains SD_ASYM_PACKING, and the capacities are in force
+ * only while the knob is set. QEMU gives every core the same number of
+ * threads; for the shape of an Alder Lake, the test offlines each E-core's
+ * second thread after boot. Frequency invariance, where the CPU has it,
+ * counts the base frequency as full speed. A malformed value is refused
+ * with a message naming the problem, and the machine then boots as if the
+ * parameter were absent; so does a real hybrid CPU, whose own drivers know
+ * better.
  *
  * /sys/kernel/debug/x86/fake_hybrid lists each CPU's type, capacity and
  * priority as the scheduler sees them.
@@ -37,6 +44,7 @@
 
 #define pr_fmt(fmt) "fake_hybrid: " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/cpuset.h>
 #include <linux/debugfs.h>
@@ -245,7 +253,17 @@ static int fake_hybrid_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(fake_hybrid);
 
-static void __init fake_hybrid_apply(void)
+/*
+ * As intel_pstate does on a hybrid part of this machine's shape
+ * (hybrid_init_cpu_capacity_scaling()):
+ *
+ *  - without SMT, capacities instead of ITMT, the priorities kept for
+ *    efficiency-first packing; the rebuild makes the capacity scan see the
+ *    new capacities;
+ *  - with SMT, ITMT with flat capacities, the capacities handed to
+ *    efficiency-first packing, in force only while it is on.
+ */
+static void __init fake_hybrid_apply(bool smt)
 {
 	unsigned int cpu, max_cap = 0;
 
@@ -255,18 +273,23 @@ static void __init fake_hybrid_apply(void)
 	for_each_possible_cpu(cpu) {
 		const struct fake_hybrid_cpu *c = &fake_hybrid_cpus[cpu];
 
-		arch_set_cpu_capacity(cpu, c->capacity, max_cap, 1, 1);
+		if (smt)
+			sched_set_itmt_efficiency_capacity(cpu, c->capacity,
+							   max_cap, 1, 1);
+		else
+			arch_set_cpu_capacity(cpu, c->capacity, max_cap, 1, 1);
 		sched_set_itmt_core_prio(c->prio, cpu);
-		pr_info("CPU %u: %s-core, capacity %lu, priority %u\n", cpu,
+		pr_info("CPU %u: %s-core, capacity %lu%s, priority %u\n", cpu,
 			fake_hybrid_type_name[c->type],
-			arch_scale_cpu_capacity(cpu), c->prio);
+			(unsigned long)c->capacity * SCHED_CAPACITY_SCALE / max_cap,
+			smt ? " with the knob on" : "", c->prio);
 	}
 
-	/*
-	 * As intel_pstate on a hybrid part without SMT: capacities instead
-	 * of ITMT, the priorities kept for efficiency-first packing. The
-	 * rebuild makes the capacity scan see the new capacities.
-	 */
+	if (smt) {
+		if (sched_set_itmt_support())
+			pr_err("ITMT support refused\n");
+		return;
+	}
 	sched_set_itmt_efficiency_support();
 	x86_topology_update = true;
 	rebuild_sched_domains();
@@ -275,6 +298,7 @@ static void __init fake_hybrid_apply(void)
 static int __init fake_hybrid_init(void)
 {
 	char err[128];
+	bool smt;
 	int ret;
 
 	if (!fake_hybrid_arg[0] && !fake_hybrid_arg_too_long)
@@ -308,12 +332,13 @@ static int __init fake_hybrid_init(void)
 			       fake_hybrid_arg, err);
 		goto fail;
 	}
-	if (!arch_enable_hybrid_capacity_scale()) {
+	smt = cpu_smt_possible();
+	if (!smt && !arch_enable_hybrid_capacity_scale()) {
 		pr_err("cannot enable capacity scaling; booting without it\n");
 		goto fail;
 	}
 
-	fake_hybrid_apply();
+	fake_hybrid_apply(smt);
 	debugfs_create_file("fake_hybrid", 0444, arch_debugfs_dir, NULL,
 			    &fake_hybrid_fops);
 	return 0;

@@ -9,10 +9,25 @@ TRACING=/sys/kernel/tracing
 HYBRID=/sys/kernel/debug/x86/fake_hybrid
 DUTY=${CB_TOP:?}/build/selftests/dutycycle
 
-# core_type_cpus TYPE: the CPUs the fake_hybrid hook made P or E, as a
-# list ("2,3,4,5").
+# core_type_cpus TYPE: the online CPUs the fake_hybrid hook made P or E,
+# as a list ("2,3,4,5"). The hook lists every possible CPU; with SMT, the
+# E-cores' second threads are offline.
 core_type_cpus() {
-	awk -v t="$1" '$2 == t { printf "%s%s", sep, $1; sep = "," }' $HYBRID
+	awk -v t="$1" -v online="$(cat /sys/devices/system/cpu/online)" '
+		BEGIN {
+			n = split(online, r, ",")
+			for (i = 1; i <= n; i++) {
+				m = split(r[i], b, "-")
+				for (c = b[1] + 0; c <= b[m] + 0; c++)
+					on[c] = 1
+			}
+		}
+		NR > 1 && $2 == t && ($1 in on) { printf "%s%s", sep, $1; sep = "," }' $HYBRID
+}
+
+# hybrid_smt: the faked part has SMT P-cores (CPU 0 has a sibling online).
+hybrid_smt() {
+	[ "$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)" != 0 ]
 }
 
 # duty ARGS...: dutycycle ARGS, forked on an E-core (-s). A task forked on

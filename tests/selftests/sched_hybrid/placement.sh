@@ -1,14 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Task placement on a faked 2P+4E hybrid part (fake_hybrid= on the kernel
-# command line, 6 CPUs, one thread per core, -icount), observed from
-# sched_switch/sched_migrate_task traces through tools/sched-placement:
+# Task placement on a faked hybrid part (fake_hybrid= on the kernel command
+# line, -icount), of either shape: 2P+4E with one thread per core (6 CPUs,
+# tools/vm-run.sh --hybrid), or with two threads per P-core (12 CPUs, the
+# E-cores' second threads offline, --hybrid-smt); observed
+# from sched_switch/sched_migrate_task traces through tools/sched-placement:
 #
-#  - the hook set the capacities and priorities as intel_pstate does on a
-#    hybrid part without SMT: with the knob off, the domain spanning both
-#    core types has SD_ASYM_CPUCAPACITY and no SD_ASYM_PACKING (as 6.12
-#    there, nothing of the series' packing code runs); with it on, both;
+#  - the hook set the CPUs up as intel_pstate does on a hybrid part of the
+#    shape. Without SMT: capacities, and with the knob off the domain
+#    spanning both core types has SD_ASYM_CPUCAPACITY and no
+#    SD_ASYM_PACKING; with it on, both. With SMT: ITMT, so with the knob off
+#    SD_ASYM_PACKING (P-cores first) and every CPU at capacity 1024; with it
+#    on, both flags and the E-cores at 605; off again, capacity 1024 again.
+#    With the knob off the domains are 6.12's, so nothing of the series'
+#    packing code runs;
 #  - kernel.sched_itmt_efficiency_first refuses bad values, reverses the
 #    packing priorities when on and restores them exactly when off;
 #  - every task is started on an E-core (duty in lib.sh), so where it runs
@@ -87,9 +93,11 @@ trace_run() {
 	"$PLACEMENT" --core-types $HYBRID $TRACING/trace | sed 's/^/# /'
 }
 
-# asym_flags on|off: with "on", one of cpu0's domains has SD_ASYM_PACKING
-# and SD_ASYM_CPUCAPACITY; with "off", one has SD_ASYM_CPUCAPACITY and none
-# has SD_ASYM_PACKING (debugfs lists the domains only with sched_verbose).
+# asym_flags on|off|itmt: with "on", one of cpu0's domains has
+# SD_ASYM_PACKING and SD_ASYM_CPUCAPACITY; with "off", one has
+# SD_ASYM_CPUCAPACITY and none has SD_ASYM_PACKING; with "itmt", one has
+# SD_ASYM_PACKING and none SD_ASYM_CPUCAPACITY (debugfs lists the domains
+# only with sched_verbose).
 asym_flags() {
 	local f cap=0 pack=0 both=0
 	for f in /sys/kernel/debug/sched/domains/cpu0/domain*/flags; do
@@ -100,6 +108,7 @@ asym_flags() {
 	case $1 in
 	on)	[ $both = 1 ] ;;
 	off)	[ $cap = 1 ] && [ $pack = 0 ] ;;
+	itmt)	[ $cap = 0 ] && [ $pack = 1 ] ;;
 	esac
 }
 
@@ -127,12 +136,12 @@ all() {
 	ktap_test_pass "$desc"
 }
 
-# light_tasks N: N tasks busy 10% of every 100 ms (10 ms), for the
-# warm-up and $SECS; their pids are added to the caller's pids.
+# light_tasks N [PCT]: N tasks busy PCT% (10 by default) of every 100 ms,
+# for the warm-up and $SECS; their pids are added to the caller's pids.
 light_tasks() {
 	local _
 	for _ in $(seq "$1"); do
-		duty -p 100000 -n light "10:$((WARMUP + SECS))" &
+		duty -p 100000 -n light "${2:-10}:$((WARMUP + SECS))" &
 		pids+=($!)
 	done
 }
@@ -160,33 +169,61 @@ four_light() {
 	wait_all "${pids[@]}"
 }
 
+# The light tasks next to heavy ones are busy 5%, not 10%: with two vCPUs
+# always busy, QEMU's round-robin over one instruction budget stretches
+# the others' busy periods (BENCH-NOTES.md, section 2): 10% tasks ran up
+# to 14% of the trace, with utilizations up to 330 halfway through,
+# against the E-cores' packing limit of 403 (2/3 of 605), and once, in
+# CI, ended up 40% on P-cores. Busy 5%, stretched 3 times, a task peaks
+# near 320, so the case tests the placement, not the emulation's stretch.
 two_heavy_four_light() {
 	local pids=()
 	heavy_tasks 2
-	light_tasks 4
+	light_tasks 4 5
 	wait_all "${pids[@]}"
 }
 
-# 1: the hook's topology.
+# capacities: each possible CPU's type and capacity, "P:1024 ... E:605 ".
+capacities() {
+	awk 'NR > 1 { printf "%s:%s ", $2, $3 }' $HYBRID
+}
+
+# 1: the hook's topology. The domains with the knob off ($off_flags) are
+# those of a 6.12 kernel on the shape: capacities without SMT, ITMT with.
 p_cpus=$(core_type_cpus P)
 e_cpus=$(core_type_cpus E)
-caps=$(awk 'NR > 1 { printf "%s:%s ", $2, $3 }' $HYBRID)
-ktap_print_msg "fake_hybrid: $caps"
-if [ "$p_cpus" = 0,1 ] && [ "$e_cpus" = 2,3,4,5 ] &&
-   [ "$caps" = "P:1024 P:1024 E:605 E:605 E:605 E:605 " ]; then
-	ktap_test_pass "fake_hybrid= gave CPUs 0-1 capacity 1024 and CPUs 2-5 capacity 605"
+caps=$(capacities)
+ktap_print_msg "fake_hybrid: $caps; P $p_cpus, E $e_cpus online"
+if hybrid_smt; then
+	shape="2 SMT P-cores (CPUs 0-3) and E-cores 4, 6, 8 and 10, every CPU at 1024 with the knob off"
+	off_flags=itmt
+	ktap_print_msg "siblings: cpu0 $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list), cpu4 $(cat /sys/devices/system/cpu/cpu4/topology/thread_siblings_list)"
+	all "fake_hybrid= gave $shape" \
+		'[ "$p_cpus" = 0,1,2,3 ] && [ "$e_cpus" = 4,6,8,10 ]' \
+		'[ "$caps" = "P:1024 P:1024 P:1024 P:1024$(printf " E:1024%.0s" 4 5 6 7 8 9 10 11) " ]' \
+		'[ "$(cat /sys/devices/system/cpu/cpu4/topology/thread_siblings_list)" = 4 ]'
 else
-	ktap_test_fail "fake_hybrid= gave CPUs 0-1 capacity 1024 and CPUs 2-5 capacity 605"
+	shape="CPUs 0-1 capacity 1024 and CPUs 2-5 capacity 605"
+	off_flags=off
+	all "fake_hybrid= gave $shape" \
+		'[ "$p_cpus" = 0,1 ] && [ "$e_cpus" = 2,3,4,5 ]' \
+		'[ "$caps" = "P:1024 P:1024 E:605 E:605 E:605 E:605 " ]'
 fi
 
-# 2: capacities always, asym packing only with the knob on.
+# 2: the knob on gives asym packing and capacities together; off, the
+# shape's own domains and capacities come back.
 echo Y >/sys/kernel/debug/sched/verbose
 flags_off=0 flags_on=0 flags_off_again=0
-asym_flags off && flags_off=1
+asym_flags $off_flags && flags_off=1
 set_knob 1 && asym_flags on && flags_on=1
-set_knob 0 && asym_flags off && flags_off_again=1
-all "SD_ASYM_CPUCAPACITY without SD_ASYM_PACKING while the knob is off, both while on" \
-	'[ $flags_off = 1 ]' '[ $flags_on = 1 ]' '[ $flags_off_again = 1 ]'
+caps_on=$(capacities)
+set_knob 0 && asym_flags $off_flags && flags_off_again=1
+caps_off_again=$(capacities)
+ktap_print_msg "capacities with the knob on: $caps_on"
+all "domains as 6.12's ($off_flags) while the knob is off, SD_ASYM_PACKING and SD_ASYM_CPUCAPACITY while on; E-cores at 605 while on, capacities restored when off" \
+	'[ $flags_off = 1 ]' '[ $flags_on = 1 ]' '[ $flags_off_again = 1 ]' \
+	'[[ "$caps_on" == *"E:605 "* ]] && [[ "$caps_on" != *"E:1024"* ]]' \
+	'[ "$caps_off_again" = "$caps" ]'
 
 # 3: the knob refuses bad values and leaves its value alone.
 bad_ok=1
@@ -212,11 +249,15 @@ all "knob on puts every E-core's priority above every P-core's; off restores the
 	'[ "$e_over_p" = 1 ]' '[ "$prio_before" = "$prio_after" ]' '[ "$prio_on" != "$prio_before" ]'
 
 # Runtimes the tasks are started for, over the $SECS traced: a light
-# task 10% of them, a heavy one all; ran() wants at least half, for one
-# task and for the four light or two heavy ones of a run.
+# task 10% of them (5% next to heavy ones), a heavy one all; ran() wants
+# at least half, for one task and for the four light or two heavy ones
+# of a run. The 5% ones only a quarter: they start in one phase, packing
+# puts two on an E-core, and the one that waits for the other loses busy
+# time, which dutycycle bounds by the clock (here they ran 0.6 s of 1.2).
 light_s=$(awk -v s="$SECS" 'BEGIN { print 0.1 * s / 2 }')
 heavy_s=$(awk -v s="$SECS" 'BEGIN { print s / 2 }')
 four_light_s=$(awk -v s="$light_s" 'BEGIN { print 4 * s }')
+four_light5_s=$light_s
 two_heavy_s=$(awk -v s="$heavy_s" 'BEGIN { print 2 * s }')
 
 # 5: baseline, knob off: nothing packs; where the light tasks run is the
@@ -225,9 +266,9 @@ set_knob 0
 trace_run light-off four_light
 off_e=$(share light-off light-0 E)
 ktap_print_msg "knob off: light tasks ${off_e}% on E-cores"
-all --under-load "knob off (baseline): the light tasks ran, with no domain packing (E share ${off_e}%)" \
+all --under-load "knob off (baseline): the light tasks ran, with 6.12's domains (E share ${off_e}%)" \
 	'ran light-off light-0 4 "$four_light_s"' \
-	'asym_flags off'
+	'asym_flags $off_flags'
 
 # 6: knob on: light tasks on E-cores.
 set_knob 1
@@ -270,7 +311,7 @@ heavy_p=$(share mixed-on heavy-0 P)
 heavy_migr=$(field mixed-on heavy-0 migrations_per_s)
 mixed_e=$(share mixed-on light-0 E)
 all --under-load "knob on: heavy tasks >= 95% on P-cores (${heavy_p}%), <= 0.5 migrations/s (${heavy_migr}), light >= 90% on E (${mixed_e}%)" \
-	'ran mixed-on heavy-0 2 "$two_heavy_s"' 'ran mixed-on light-0 4 "$four_light_s"' \
+	'ran mixed-on heavy-0 2 "$two_heavy_s"' 'ran mixed-on light-0 4 "$four_light5_s"' \
 	'at_least "$heavy_p" 95' 'at_least 0.5 "$heavy_migr"' 'at_least "$mixed_e" 90'
 
 # 9: after the warm-up (phase-0): light, heavy, light again (phase-1..3).
@@ -302,8 +343,9 @@ for i in $(seq 20); do
 done
 # An E-core and a P-core out and back in, knob on: the domains are
 # rebuilt without them and with them again.
+unplug="${e_cpus##*,} 1"
 set_knob 1 || flips_ok=0
-for cpu in 5 1; do
+for cpu in $unplug; do
 	echo 0 >/sys/devices/system/cpu/cpu$cpu/online || flips_ok=0
 	echo 1 >/sys/devices/system/cpu/cpu$cpu/online || flips_ok=0
 done
@@ -311,7 +353,8 @@ set_knob 0 || flips_ok=0
 wait $load || flips_ok=0
 wait $phases || flips_ok=0
 hackbench -g 2 -l 100 >/dev/null 2>&1 || flips_ok=0
-all "20 knob flips, CPUs 5 and 1 offline and back, under stress-ng: all took, hackbench runs, capacities kept and packing off" \
-	'[ $flips_ok = 1 ]' '[ "$(cat $KNOB)" = 0 ]' 'asym_flags off' 
+all "20 knob flips, CPUs ${unplug/ / and } offline and back, under stress-ng: all took, hackbench runs, the shape's domains and capacities back" \
+	'[ $flips_ok = 1 ]' '[ "$(cat $KNOB)" = 0 ]' 'asym_flags $off_flags' \
+	'[ "$(capacities)" = "$caps" ]'
 
 ktap_finished
