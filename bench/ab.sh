@@ -176,9 +176,11 @@ ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 # shellcheck source=bench/rtapp.sh
 . "$CB_TOP/bench/rtapp.sh"
 if [[ $SCENARIO == typing-* ]]; then
-	[ -n "$NS_PER_LOOP" ] || NS_PER_LOOP=$(rtapp_ns_per_loop)
-	[[ $NS_PER_LOOP =~ ^[1-9][0-9]*$ ]] ||
-		die "rt-app's unit of work '$NS_PER_LOOP' (ns_per_loop= or its calibration: $(tail -n 3 calibrate.out 2>/dev/null))"
+	if [ -z "$NS_PER_LOOP" ]; then
+		NS_PER_LOOP=$(rtapp_ns_per_loop) || die "rt-app's calibration failed"
+	elif ! [[ $NS_PER_LOOP =~ ^[1-9][0-9]*$ ]]; then
+		die "ns_per_loop=$NS_PER_LOOP is not a positive whole number"
+	fi
 	[[ $CHATTER =~ ^[0-9]+$ ]] || die "chatter=$CHATTER is not a count"
 fi
 

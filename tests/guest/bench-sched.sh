@@ -68,9 +68,7 @@ np=$(awk 'NR > 1 && $2 == "P"' $HYBRID | wc -l)
 ne=$(awk 'NR > 1 && $2 == "E"' $HYBRID | wc -l)
 # rt-app's unit of work, measured before the power model runs (see
 # bench/rtapp.sh for what a guessed one did to a 10 ms "runtime").
-NS_PER_LOOP=$(rtapp_ns_per_loop)
-[[ $NS_PER_LOOP =~ ^[1-9][0-9]*$ ]] ||
-	{ echo "rt-app's calibration failed: $(tail -n 3 calibrate.out)" >&2; exit 1; }
+NS_PER_LOOP=$(rtapp_ns_per_loop) || exit 1
 # Limits far above what the busy CPUs draw: energy is counted, nothing slowed.
 modprobe emul_idle layout="${np}p${ne}e" power_model=1 pl1_mw=400000 \
 	pl2_mw=500000 || exit 1
@@ -85,7 +83,7 @@ energy_uj() {
 rtapp_json() {
 	local heavy=
 	[ "$1" = mixed ] && heavy=',
-    "heavy": { "instance": '"${heavy_n[mixed]}"', "loop": -1, "runtime": 100000 }'
+    "heavy": { "instance": '"${heavy_n[$1]}"', "loop": -1, "runtime": 100000 }'
 	cat <<EOF
 {
   "global": { "duration": $3, "calibration": $NS_PER_LOOP, "default_policy": "SCHED_OTHER",
