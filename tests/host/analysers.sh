@@ -295,5 +295,38 @@ ok "dutycycle -s: malformed CPU lists are refused (5-2, '1,', x, -1, empty)" \
 		status_of 2 -s -1 10:1 && status_of 2 -s "" 10:1'
 ok "dutycycle -s: a list with no CPU this machine has is refused" \
 	status_of 1 -s 1000 10:0.1
+# dutycycle -g: the task waits at its gate, named NAME-gate, doing nothing,
+# until SIGUSR1; then it runs its phases and exits 0.
+gate_holds() {
+	local pid worker comm rc
+	"$DUTY" -g -s "$first_cpu" -n dcgate 100:0.2 &
+	pid=$!
+	sleep 0.5
+	worker=$(pgrep -P "$pid")
+	comm=$(cat "/proc/$worker/comm")
+	echo "at the gate: $comm, state $(awk '{ print $3 }' "/proc/$worker/stat")"
+	[ "$comm" = dcgate-gate ] && kill -0 "$pid" || { kill "$worker"; return 1; }
+	sleep 0.5
+	kill -0 "$pid" || return 1
+	kill -USR1 "$worker"
+	wait "$pid"
+	rc=$?
+	[ $rc = 0 ]
+}
+ok "dutycycle -g: held at its gate (NAME-gate) until SIGUSR1, then runs and exits 0" gate_holds
+
+# dutycycle -v: one line when the last phase ends, with the task's name,
+# its CPU and the scheduler's figures for it, on standard error only.
+stats_line() {
+	local line out
+	out=$("$DUTY" -v -n dcstats 50:0.2 2>/dev/null) || return 1
+	line=$("$DUTY" -v -n dcstats 50:0.2 2>&1 >/dev/null) || return 1
+	echo "$line"
+	[ -z "$out" ] && [[ $line =~ ^dcstats-0\ cpu\ [0-9]+\  ]] &&
+		[[ $line =~ \ util_avg\ [0-9]+ ]] && [[ $line =~ \ util_est\ [0-9]+ ]] &&
+		[[ $line =~ \ nr_migrations\ [0-9]+ ]]
+}
+ok "dutycycle -v: the task's CPU, PELT utilization and util_est on standard error when it ends" \
+	stats_line
 
 done_testing

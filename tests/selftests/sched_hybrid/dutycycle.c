@@ -2,7 +2,7 @@
 /*
  * dutycycle: a task with a known CPU demand, for placement tests.
  *
- *   dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] PCT:SECONDS...
+ *   dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] [-g] [-v] PCT:SECONDS...
  *
  * Each phase runs busy for PCT% of every period (10 ms by default) and
  * sleeps the rest, for SECONDS; 100 never sleeps. The task renames itself
@@ -23,6 +23,18 @@
  * about 1.7 ms, and a light task forked there kept an estimate of 468 for
  * a whole run. Forked on an E-core, a task starts below the limit, and
  * where it runs from then on is up to the scheduler alone.
+ *
+ * -g holds the task at a gate before its first phase, named NAME-gate,
+ * until it gets SIGUSR1: a test starts several tasks, waits until every one
+ * is at the gate and releases them together, so they start as one however
+ * long each took to start (under QEMU -icount, a host that is slow to load
+ * a program shows as seconds of virtual time while other vCPUs spin).
+ *
+ * -v prints, when the last phase ends, one line to standard error: the
+ * task's name, the CPU it ended on and what the scheduler estimates of it
+ * (/proc/self/sched: PELT utilization and runnable average, util_est,
+ * migrations), to tell why a task ran where a placement test did not want
+ * it. It is read once, after the work, so it does not perturb the run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,8 +68,41 @@ static void sleep_until(long long t)
 
 static void die_usage(void)
 {
-	fprintf(stderr, "usage: dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] PCT:SECONDS...\n");
+	fprintf(stderr, "usage: dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] [-g] [-v] PCT:SECONDS...\n");
 	exit(2);
+}
+
+/*
+ * "COMM cpu N util_avg U runnable_avg R util_est E nr_migrations M" on
+ * standard error, from /proc/self/sched (CONFIG_SCHED_DEBUG); the fields
+ * the kernel does not list are left out.
+ */
+static void print_sched_stats(const char *comm)
+{
+	static const char * const keys[] = {
+		"se.avg.util_avg", "se.avg.runnable_avg", "se.avg.util_est",
+		"se.nr_migrations",
+	};
+	char line[256], out[512];
+	size_t len, i;
+	FILE *f;
+
+	len = snprintf(out, sizeof(out), "%s cpu %d", comm, sched_getcpu());
+	f = fopen("/proc/self/sched", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char key[64];
+		long long v;
+
+		if (sscanf(line, "%63s : %lld", key, &v) != 2)
+			continue;
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strcmp(key, keys[i]) && len < sizeof(out))
+				len += snprintf(out + len, sizeof(out) - len, " %s %lld",
+						strrchr(key, '.') + 1, v);
+	}
+	if (f)
+		fclose(f);
+	fprintf(stderr, "%s\n", out);
 }
 
 /* "N", "N-M" and comma-separated lists of them into @set; 0 if malformed. */
@@ -125,14 +171,33 @@ static void start_on(const cpu_set_t *start)
 	exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
+/* Named NAME-gate, wait for the SIGUSR1 that main() blocked first. */
+static void wait_at_gate(const char *name)
+{
+	char comm[16];
+	sigset_t usr1;
+	int sig;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	snprintf(comm, sizeof(comm), "%s-gate", name);
+	prctl(PR_SET_NAME, comm);
+	if (sigwait(&usr1, &sig)) {
+		perror("dutycycle: sigwait");
+		exit(1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long long period = 10000 * 1000LL;
 	const char *name = "duty";
 	cpu_set_t start;
-	int opt, i, confined = 0;
+	int opt, i, confined = 0, gate = 0, verbose = 0;
+	char comm[16] = "";
+	sigset_t usr1;
 
-	while ((opt = getopt(argc, argv, "p:n:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:n:s:gv")) != -1) {
 		switch (opt) {
 		case 'p':
 			period = atoll(optarg) * 1000;
@@ -147,17 +212,34 @@ int main(int argc, char **argv)
 				die_usage();
 			confined = 1;
 			break;
+		case 'g':
+			gate = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
 		default:
 			die_usage();
 		}
 	}
 	if (optind >= argc)
 		die_usage();
+	/*
+	 * Blocked before anything can see the gate's name, so that the
+	 * release cannot come before sigwait() and kill the task; the child
+	 * of -s inherits the mask.
+	 */
+	if (gate) {
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
+	}
 	if (confined)
 		start_on(&start);
+	if (gate)
+		wait_at_gate(name);
 
 	for (i = optind; i < argc; i++) {
-		char comm[16];
 		int pct;
 		double secs;
 		long long start, end, t;
@@ -179,5 +261,7 @@ int main(int argc, char **argv)
 				sleep_until(t + period);
 		}
 	}
+	if (verbose)
+		print_sched_stats(comm);
 	return 0;
 }

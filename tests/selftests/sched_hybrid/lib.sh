@@ -38,6 +38,25 @@ duty() {
 	"$DUTY" -s "$(core_type_cpus E)" "$@"
 }
 
+# release_gate N [SPACING]: once N dutycycle tasks wait at their gate (-g,
+# named NAME-gate), release them one after the other, SPACING seconds (0
+# by default) apart; fails if they are not all there within about a
+# minute.
+release_gate() {
+	local _ pid
+	for _ in $(seq 600); do
+		if [ "$(pgrep -c -- '-gate$')" -ge "$1" ]; then
+			for pid in $(pgrep -- '-gate$'); do
+				kill -USR1 "$pid"
+				sleep "${2:-0}"
+			done
+			return
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
 # placement_trace_arm: stop and clear the trace, and enable the events
 # tools/sched-placement reads; tracing_on stays 0 until the caller starts.
 placement_trace_arm() {
