@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #define NSEC_PER_SEC 1000000000LL
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static long long now_ns(void)
 {
@@ -68,7 +69,8 @@ static void sleep_until(long long t)
 
 static void die_usage(void)
 {
-	fprintf(stderr, "usage: dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] [-g] [-v] PCT:SECONDS...\n");
+	fputs("usage: dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] [-g] [-v] PCT:SECONDS...\n",
+	      stderr);
 	exit(2);
 }
 
@@ -95,7 +97,7 @@ static void print_sched_stats(const char *comm)
 
 		if (sscanf(line, "%63s : %lld", key, &v) != 2)
 			continue;
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(keys); i++)
 			if (!strcmp(key, keys[i]) && len < sizeof(out))
 				len += snprintf(out + len, sizeof(out) - len, " %s %lld",
 						strrchr(key, '.') + 1, v);
