@@ -35,6 +35,7 @@ import glob
 import json
 import math
 import os
+import re
 import statistics
 import sys
 
@@ -53,17 +54,41 @@ MEASURES = {
 }
 
 
+def light_class(classes):
+    """The light tasks as one class: rt-app runs them as "light", or, one
+    definition each, as light0, light1, ...; shares weighted by runtime."""
+    parts = [c for name, c in classes.items() if re.fullmatch(r"light\d*", name)]
+    runtime = sum(c.get("runtime_s", 0) for c in parts)
+    if not parts or not runtime:
+        return {}
+    share = {}
+    for c in parts:
+        for kind, pct in c.get("share_pct", {}).items():
+            share[kind] = share.get(kind, 0) + pct * c["runtime_s"] / runtime
+    return {"tasks": sum(c.get("tasks", 0) for c in parts), "runtime_s": runtime,
+            "share_pct": {k: round(v, 2) for k, v in share.items()}}
+
+
+def share(cls, kind):
+    """A class's runtime share (%) on a core type: 0.0 where it never ran
+    there (sched-placement lists only the types it ran on), None where the
+    class is missing."""
+    if not cls.get("tasks"):
+        return None
+    return cls.get("share_pct", {}).get(kind, 0.0)
+
+
 def placement(path):
     """The summary's light share on E, heavy share on P, and heavy
     migrations per task and second."""
     summary = json.load(open(path))
     classes, duration = summary["classes"], summary["duration_s"]
-    light = classes.get("light", {})
+    light = light_class(classes)
     heavy = classes.get("heavy", {})
     migr = None
     if heavy.get("tasks") and duration:
         migr = round(heavy.get("migrations", 0) / (heavy["tasks"] * duration), 3)
-    return (light.get("share_pct", {}).get("E"), heavy.get("share_pct", {}).get("P"), migr)
+    return (share(light, "E"), share(heavy, "P"), migr)
 
 
 def energy_j(path):
@@ -74,7 +99,7 @@ def energy_j(path):
 def wake_p99_us(logdir):
     """p99 of wu_lat over every light task's periods in rt-app's logs."""
     lats = []
-    for path in glob.glob(os.path.join(logdir, "rt-light-*.log")):
+    for path in glob.glob(os.path.join(logdir, "rt-light*-*.log")):
         names = None
         for line in open(path):
             if line.startswith("#idx"):

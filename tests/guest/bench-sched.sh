@@ -80,17 +80,27 @@ energy_uj() {
 }
 
 # rtapp_json WORKLOAD LOGDIR SECONDS: rt-app's task set on standard output.
+# The light tasks are one definition each (light0, light1, ...), so that
+# each can start a share of the period after the one before: started
+# together, periodic tasks wake together every period, and under -icount
+# each vCPU then waits its turn behind the others and the spinning ones
+# (tests/selftests/sched_hybrid/placement.sh, vote(), has the traces). The
+# report counts them as one class.
 rtapp_json() {
-	local heavy=
-	[ "$1" = mixed ] && heavy=',
+	local i sep= lights= heavy=
+	for i in $(seq 0 $((light_n - 1))); do
+		lights+="$sep
+    \"light$i\": { \"instance\": 1, \"loop\": -1, \"delay\": $((i * 100000 / light_n)),
+               \"runtime\": 10000, \"timer\": { \"ref\": \"unique\", \"period\": 100000 } }"
+		sep=,
+	done
+	[ "${heavy_n[$1]}" -gt 0 ] && heavy=',
     "heavy": { "instance": '"${heavy_n[$1]}"', "loop": -1, "runtime": 100000 }'
 	cat <<EOF
 {
   "global": { "duration": $3, "calibration": $NS_PER_LOOP, "default_policy": "SCHED_OTHER",
               "logdir": "$2", "log_basename": "rt", "lock_pages": false },
-  "tasks": {
-    "light": { "instance": $light_n, "loop": -1, "runtime": 10000,
-               "timer": { "ref": "unique", "period": 100000 } }$heavy
+  "tasks": {$lights$heavy
   }
 }
 EOF

@@ -255,6 +255,33 @@ ok "sched-placement: a trace without scheduler events is refused" \
 	refused "$PLACEMENT" --core-types P:0-1,E:2-5 -- "no sched_switch" \
 	'          <idle>-0       [003] d.h2.   100.030000: irq_handler_entry: irq=1 name=foo'
 
+# tools/bench-sched-report.py: rt-app's light tasks, one definition each
+# (light0, light1, ...), are one class, shares weighted by runtime; a
+# single "light" class reads as it is; other names starting "light" are
+# not light tasks.
+light_class() {
+	python3 - "$TOP/tools/bench-sched-report.py" <<'EOF'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("report", sys.argv[1])
+report = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(report)
+split = report.light_class({
+    "light0": {"tasks": 1, "runtime_s": 1.0, "share_pct": {"E": 100.0}},
+    "light1": {"tasks": 1, "runtime_s": 3.0, "share_pct": {"E": 50.0, "P": 50.0}},
+    "lightdm": {"tasks": 1, "runtime_s": 5.0, "share_pct": {"P": 100.0}}})
+one = report.light_class({"light": {"tasks": 4, "runtime_s": 2.0,
+                                    "share_pct": {"E": 90.0, "P": 10.0}}})
+print(split, one)
+sys.exit(not (split == {"tasks": 2, "runtime_s": 4.0,
+                        "share_pct": {"E": 62.5, "P": 37.5}} and
+              one["share_pct"] == {"E": 90.0, "P": 10.0} and one["tasks"] == 4 and
+              report.light_class({}) == {} and
+              report.share(split, "X") == 0.0 and report.share({}, "E") is None))
+EOF
+}
+ok "bench-sched-report: light0, light1, ... are one light class, weighted by runtime; no time on a core type is 0%, not missing" \
+	light_class
+
 # dutycycle -s: the phases run in a child forked while confined to the list,
 # which takes back the affinity dutycycle started with; the parent stays
 # confined and exits with the child's status.
