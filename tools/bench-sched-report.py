@@ -100,6 +100,8 @@ def wake_p99_us(logdir):
     """p99 of wu_lat over every light task's periods in rt-app's logs."""
     lats = []
     for path in glob.glob(os.path.join(logdir, "rt-light*-*.log")):
+        if not re.fullmatch(r"rt-light\d*-\d+\.log", os.path.basename(path)):
+            continue
         names = None
         for line in open(path):
             if line.startswith("#idx"):

@@ -8,11 +8,13 @@
 # counts energy without throttling anyone.
 #
 # kernel.sched_itmt_efficiency_first off and on, in ROUNDS rounds (the
-# first argument, default 5) in one boot, the order of the two alternating from round to
-# round, so that a drift over the boot falls on both alike. In each round
-# and for each setting, under rt-app (tasks named "light" and "heavy"):
+# first argument, default 5) in one boot, the order of the two alternating
+# from round to round, so that a drift over the boot falls on both alike.
+# In each round and for each setting, under rt-app (tasks named light0,
+# light1, ... and "heavy"):
 #
-#   light   4 light periodic tasks: 10 ms of work every 100 ms
+#   light   4 light periodic tasks: 10 ms of work every 100 ms, a quarter
+#           period apart
 #   mixed   the same, and 2 CPU-bound tasks
 #
 # The work is rt-app's "runtime" (busy for that long), not "run" (a number

@@ -322,25 +322,37 @@ ok "dutycycle -s: malformed CPU lists are refused (5-2, '1,', x, -1, empty)" \
 		status_of 2 -s -1 10:1 && status_of 2 -s "" 10:1'
 ok "dutycycle -s: a list with no CPU this machine has is refused" \
 	status_of 1 -s 1000 10:0.1
-# dutycycle -g: the task waits at its gate, named NAME-gate, doing nothing,
-# until SIGUSR1; then it runs its phases and exits 0.
+# dutycycle -g: the task waits at its gate, named NAME-gate and asleep,
+# until SIGUSR1; then it runs its phases and exits 0. -o delays the first
+# phase; a NAME too long for "-gate" to fit is refused.
 gate_holds() {
-	local pid worker comm rc
-	"$DUTY" -g -s "$first_cpu" -n dcgate 100:0.2 &
+	local pid worker= comm= state _ rc=1
+	"$DUTY" -g -o 200000 -s "$first_cpu" -n dcgate 100:0.2 &
 	pid=$!
+	for _ in $(seq 50); do
+		worker=$(pgrep -P "$pid")
+		comm=$(cat "/proc/$worker/comm" 2>/dev/null)
+		[ "$comm" = dcgate-gate ] && break
+		sleep 0.1
+	done
 	sleep 0.5
-	worker=$(pgrep -P "$pid")
-	comm=$(cat "/proc/$worker/comm")
-	echo "at the gate: $comm, state $(awk '{ print $3 }' "/proc/$worker/stat")"
-	[ "$comm" = dcgate-gate ] && kill -0 "$pid" || { kill "$worker"; return 1; }
-	sleep 0.5
-	kill -0 "$pid" || return 1
-	kill -USR1 "$worker"
-	wait "$pid"
-	rc=$?
-	[ $rc = 0 ]
+	state=$(awk '{ print $3 }' "/proc/$worker/stat" 2>/dev/null)
+	echo "at the gate: $comm, state $state"
+	if [ "$comm" = dcgate-gate ] && [ "$state" = S ] && kill -0 "$pid"; then
+		kill -USR1 "$worker"
+		# 0.2 s of offset and 0.2 s of work: done well within 5 s.
+		for _ in $(seq 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+	fi
+	kill "$pid" "$worker" 2>/dev/null && { wait "$pid"; return 1; }
+	wait "$pid" && rc=0
+	return $rc
 }
-ok "dutycycle -g: held at its gate (NAME-gate) until SIGUSR1, then runs and exits 0" gate_holds
+ok "dutycycle -g: held asleep at its gate (NAME-gate) until SIGUSR1, then runs and exits 0" gate_holds
+ok "dutycycle -g: a NAME longer than 10 characters is refused" \
+	status_of 2 -g -n elevenchars 10:0.1
 
 # dutycycle -v: one line when the last phase ends, with the task's name,
 # its CPU and the scheduler's figures for it, on standard error only.

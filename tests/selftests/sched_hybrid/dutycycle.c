@@ -2,7 +2,8 @@
 /*
  * dutycycle: a task with a known CPU demand, for placement tests.
  *
- *   dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] [-g] [-v] PCT:SECONDS...
+ *   dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] [-g] [-o OFFSET_US] [-v]
+ *             PCT:SECONDS...
  *
  * Each phase runs busy for PCT% of every period (10 ms by default) and
  * sleeps the rest, for SECONDS; 100 never sleeps. The task renames itself
@@ -24,11 +25,18 @@
  * a whole run. Forked on an E-core, a task starts below the limit, and
  * where it runs from then on is up to the scheduler alone.
  *
- * -g holds the task at a gate before its first phase, named NAME-gate,
+ * -g holds the task at a gate before its first phase, named NAME-gate
+ * (NAME at most 10 characters, so that the whole name fits a task's 15),
  * until it gets SIGUSR1: a test starts several tasks, waits until every one
  * is at the gate and releases them together, so they start as one however
  * long each took to start (under QEMU -icount, a host that is slow to load
  * a program shows as seconds of virtual time while other vCPUs spin).
+ * -o OFFSET_US then delays the first phase, so that periodic tasks
+ * released together need not run in phase.
+ *
+ * SIGTERM, once past the gate, ends the phases early; the task then exits
+ * 0 as if they were done (printing -v's line): a test ends a background
+ * load that way.
  *
  * -v prints, when the last phase ends, one line to standard error: the
  * task's name, the CPU it ended on and what the scheduler estimates of it
@@ -43,6 +51,7 @@
 #include <string.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -59,18 +68,28 @@ static long long now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/* Set by SIGTERM once the task is past its gate: the phases end. */
+static atomic_int stopped;
+
+static void stop(int sig)
+{
+	(void)sig;
+	stopped = 1;
+}
+
 static void sleep_until(long long t)
 {
 	struct timespec ts = { t / NSEC_PER_SEC, t % NSEC_PER_SEC };
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
+	       !stopped)
 		;
 }
 
 static void die_usage(void)
 {
-	fputs("usage: dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] [-g] [-v] PCT:SECONDS...\n",
-	      stderr);
+	fputs("usage: dutycycle [-p PERIOD_US] [-n NAME] [-s CPUS] [-g] [-o OFFSET_US] [-v]\n"
+	      "                 PCT:SECONDS...\n", stderr);
 	exit(2);
 }
 
@@ -184,22 +203,24 @@ static void wait_at_gate(const char *name)
 	sigaddset(&usr1, SIGUSR1);
 	snprintf(comm, sizeof(comm), "%s-gate", name);
 	prctl(PR_SET_NAME, comm);
-	if (sigwait(&usr1, &sig)) {
-		perror("dutycycle: sigwait");
+	sig = sigwait(&usr1, &sig);
+	if (sig) {
+		fprintf(stderr, "dutycycle: sigwait: %s\n", strerror(sig));
 		exit(1);
 	}
 }
 
 int main(int argc, char **argv)
 {
-	long long period = 10000 * 1000LL;
+	long long period = 10000 * 1000LL, offset = 0;
+	struct sigaction term = { .sa_handler = stop };
 	const char *name = "duty";
 	cpu_set_t start;
 	int opt, i, confined = 0, gate = 0, verbose = 0;
 	char comm[16] = "";
 	sigset_t usr1;
 
-	while ((opt = getopt(argc, argv, "p:n:s:gv")) != -1) {
+	while ((opt = getopt(argc, argv, "p:n:s:go:v")) != -1) {
 		switch (opt) {
 		case 'p':
 			period = atoll(optarg) * 1000;
@@ -217,6 +238,11 @@ int main(int argc, char **argv)
 		case 'g':
 			gate = 1;
 			break;
+		case 'o':
+			offset = atoll(optarg) * 1000;
+			if (offset < 0)
+				die_usage();
+			break;
 		case 'v':
 			verbose = 1;
 			break;
@@ -224,7 +250,7 @@ int main(int argc, char **argv)
 			die_usage();
 		}
 	}
-	if (optind >= argc)
+	if (optind >= argc || (gate && strlen(name) > 10))
 		die_usage();
 	/*
 	 * Blocked before anything can see the gate's name, so that the
@@ -234,14 +260,22 @@ int main(int argc, char **argv)
 	if (gate) {
 		sigemptyset(&usr1);
 		sigaddset(&usr1, SIGUSR1);
-		sigprocmask(SIG_BLOCK, &usr1, NULL);
+		if (sigprocmask(SIG_BLOCK, &usr1, NULL)) {
+			perror("dutycycle: sigprocmask");
+			return 1;
+		}
 	}
 	if (confined)
 		start_on(&start);
 	if (gate)
 		wait_at_gate(name);
+	/* Only now: at the gate, SIGTERM must still end the task. */
+	sigemptyset(&term.sa_mask);
+	sigaction(SIGTERM, &term, NULL);
+	if (offset)
+		sleep_until(now_ns() + offset);
 
-	for (i = optind; i < argc; i++) {
+	for (i = optind; i < argc && !stopped; i++) {
 		int pct;
 		double secs;
 		long long start, end, t;
@@ -254,10 +288,10 @@ int main(int argc, char **argv)
 
 		start = now_ns();
 		end = start + (long long)(secs * NSEC_PER_SEC);
-		for (t = start; t < end; t += period) {
+		for (t = start; t < end && !stopped; t += period) {
 			long long busy_end = t + period * pct / 100;
 
-			while (now_ns() < busy_end)
+			while (now_ns() < busy_end && !stopped)
 				;
 			if (pct < 100)
 				sleep_until(t + period);

@@ -38,20 +38,20 @@ duty() {
 	"$DUTY" -s "$(core_type_cpus E)" "$@"
 }
 
-# release_gate N [SPACING]: once N dutycycle tasks wait at their gate (-g,
-# named NAME-gate), release them one after the other, SPACING seconds (0
-# by default) apart; fails if they are not all there within about a
-# minute.
+# release_gate N PID: once N dutycycle tasks wait at their gate (-g, named
+# NAME-gate), release them together. Fails, releasing none, if more than N
+# are there (a task left over), if PID (what starts them) ends first, or
+# if they are not all there within about a minute.
 release_gate() {
-	local _ pid
+	local _ n
 	for _ in $(seq 600); do
-		if [ "$(pgrep -c -- '-gate$')" -ge "$1" ]; then
-			for pid in $(pgrep -- '-gate$'); do
-				kill -USR1 "$pid"
-				sleep "${2:-0}"
-			done
+		n=$(pgrep -c -- '-gate$')
+		[ "$n" -gt "$1" ] && return 1
+		if [ "$n" = "$1" ]; then
+			pkill -USR1 -- '-gate$'
 			return
 		fi
+		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1
 	done
 	return 1
