@@ -219,9 +219,10 @@ vote() {
 	fi
 }
 
-# light_tasks N [PCT]: N tasks busy PCT% (10 by default) of every 100 ms,
-# for the warm-up and $SECS, at the gate; their pids are added to the
-# caller's pids. Released together, each starts its period 100/N ms after
+# light_tasks N [PCT [CPUS]]: N tasks busy PCT% (10 by default) of every
+# 100 ms, for the warm-up and $SECS, forked on CPUS (the E-cores by
+# default) and at the gate; their pids are added to the caller's pids.
+# Released together, each starts its period 100/N ms after
 # the one before: periodic tasks that wake together every period wait,
 # under -icount, each for its vCPU's turn behind the others' and the
 # spinning ones', a wait the kernel counts (vote() says what that does);
@@ -229,8 +230,8 @@ vote() {
 light_tasks() {
 	local i
 	for i in $(seq 0 $(($1 - 1))); do
-		duty -g -o $((i * 100000 / $1)) -v -p 100000 -n light \
-			"${2:-10}:$((WARMUP + SECS))" 2>>"$TASKS_LOG" &
+		"$DUTY" -s "${3:-$(core_type_cpus E)}" -g -o $((i * 100000 / $1)) -v \
+			-p 100000 -n light "${2:-10}:$((WARMUP + SECS))" 2>>"$TASKS_LOG" &
 		pids+=($!)
 	done
 }
@@ -384,12 +385,8 @@ vote "knob on: light tasks run >= 90% on E-cores in 2 of 3 runs" light-on 4 four
 # with capacities alone nothing moves them (recorded, not asserted: the
 # wake-up path's choice).
 four_light_on_p() {
-	local pids=() i
-	for i in 0 1 2 3; do
-		"$DUTY" -g -o $((i * 25000)) -v -s "${p_cpus##*,}" -p 100000 -n light \
-			"10:$((WARMUP + SECS))" 2>>"$TASKS_LOG" &
-		pids+=($!)
-	done
+	local pids=()
+	light_tasks 4 10 "${p_cpus##*,}"
 	wait_all "${pids[@]}"
 }
 set_knob 0
