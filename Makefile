@@ -16,7 +16,7 @@ BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
 KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
 		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
-.PHONY: all module install dkms-source patches deps tree kernel modules helpers check demo bench ab sensitivity deb clean distclean
+.PHONY: all module install dkms-source patches deps tree kernel modules baseline helpers check demo bench ab sensitivity deb clean distclean
 
 all: module
 
@@ -58,6 +58,16 @@ kernel: tree
 modules: kernel
 	tools/build-modules.sh
 
+# The bench's kernel without the series (tools/lib.sh BASELINE_PATCHES):
+# pristine 6.12 and the test hook's patches that apply to it alone, in
+# build/kobj-base with the emulated platform's modules in build/stage-base
+# (BASELINE=1 selects them, also for tools/vm-run.sh). Leaves build/linux
+# at that tree; the next "make tree" applies the series again (the test
+# kernel in build/kobj is not touched).
+baseline: deps
+	BASELINE=1 tools/kernel-tree.sh --alone test/baseline
+	BASELINE=1 tools/build-modules.sh
+
 # Guest-side helper programs of the selftests and the bench.
 helpers:
 	mkdir -p build/selftests
@@ -82,7 +92,9 @@ AB_RUN = bench/ab-run.sh --plot build/bench/plots build/bench/results.json \
 # Numbers, not tests: select() cost, the A/B bench's scenarios, a traced
 # pass of the governors on the demo load (its idle traces through
 # tools/cpuidle-analyze: the latency each state choice added), the
-# scheduler knob; build/bench/results.json, report.md, ab-report.md and
+# scheduler knob off and on, and off against the kernel without the
+# series (make baseline; it leaves build/linux at that tree, the test
+# kernel stays built); build/bench/results.json, report.md, ab-report.md and
 # plots/. Each run starts from an empty build/bench (no result of an
 # older tree is carried into the report); an A/B scenario whose A/A
 # interval excludes 1 fails the target after everything else has run
@@ -96,10 +108,17 @@ bench: deps modules helpers
 	tools/demo-report.py build/results/vm-demo build/bench/results.json
 	tools/vm-run.sh --name bench-sched --smp 6 --icount 4 --timeout 1500 --hybrid \
 		tests/guest/bench-sched.sh
-	tools/bench-sched-report.py no_smt build/results/vm-bench-sched build/bench/results.json
 	tools/vm-run.sh --name bench-sched-smt --icount 4 --timeout 1500 --hybrid-smt \
 		tests/guest/bench-sched.sh
-	tools/bench-sched-report.py smt build/results/vm-bench-sched-smt build/bench/results.json
+	$(MAKE) baseline
+	BASELINE=1 tools/vm-run.sh --name bench-sched-base --smp 6 --icount 4 --timeout 1500 \
+		--hybrid tests/guest/bench-sched.sh
+	BASELINE=1 tools/vm-run.sh --name bench-sched-smt-base --icount 4 --timeout 1500 \
+		--hybrid-smt tests/guest/bench-sched.sh
+	tools/bench-sched-report.py --baseline build/results/vm-bench-sched-base \
+		no_smt build/results/vm-bench-sched build/bench/results.json
+	tools/bench-sched-report.py --baseline build/results/vm-bench-sched-smt-base \
+		smt build/results/vm-bench-sched-smt build/bench/results.json
 	tools/bench-summary.py build/results build/bench
 	@if [ -e build/bench/ab-untrustworthy ]; then \
 		echo "make bench: an A/A interval excludes 1 or a guest failed (build/bench/ab-report.md)" >&2; \

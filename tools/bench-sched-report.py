@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The scheduler half of "make bench": build/bench/results.json "sched".
 
-bench-sched-report.py SHAPE RESULTS_DIR OUT_JSON
+bench-sched-report.py [--baseline BASE_DIR] SHAPE RESULTS_DIR OUT_JSON
 
 RESULTS_DIR is what tests/guest/bench-sched.sh left on a faked part of
 SHAPE ("no_smt" or "smt"): per round and per setting of
@@ -29,6 +29,13 @@ OUT_JSON's "sched" gets SHAPE: each measure's per-round values, mean and
 interval of on against off over the rounds (> 1: on did better; energy,
 latency and hackbench time lower is better). Times are -icount virtual
 time. Existing keys of OUT_JSON, and the other shape, are kept.
+
+With --baseline, BASE_DIR is what the same script left on the kernel
+without the series (make baseline), whose rounds are of one setting,
+"base": each measure also gets "base" and "off_minus_base", off's mean
+less base's with its 95% interval (benchlib.difference(): two boots, so
+unpaired). Knob off is meant to be that kernel: the interval should
+hold 0, and its width says how close the bench can tell.
 """
 
 import glob
@@ -40,7 +47,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from benchlib import paired, t95, update_results  # noqa: E402
+from benchlib import difference, paired, t95, update_results  # noqa: E402
 
 MODES = ("off", "on")
 # Measure, and whether higher is better (for the paired on/off interval;
@@ -143,21 +150,29 @@ def mean_interval(values):
             "hi": round(mean + half, 3), "n": len(got)}
 
 
-def rounds_in(results):
+def rounds_in(results, mode):
     return sorted({int(os.path.basename(p)[:-4].rsplit("-", 1)[1])
-                   for p in glob.glob(os.path.join(results, "hackbench-off-*.txt"))})
+                   for p in glob.glob(os.path.join(results, f"hackbench-{mode}-*.txt"))})
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("no_smt", "smt"):
+    args = sys.argv[1:]
+    base_dir = None
+    if args[:1] == ["--baseline"] and len(args) > 1:
+        base_dir, args = args[1], args[2:]
+    if len(args) != 3 or args[0] not in ("no_smt", "smt"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    shape, results, out_path = sys.argv[1:]
-    rounds = rounds_in(results)
-    if not rounds:
-        print(f"bench-sched-report: no rounds in {results}", file=sys.stderr)
+    shape, results, out_path = args
+    rounds = rounds_in(results, "off")
+    base_rounds = rounds_in(base_dir, "base") if base_dir else []
+    if not rounds or (base_dir and not base_rounds):
+        print(f"bench-sched-report: no rounds in {results if not rounds else base_dir}",
+              file=sys.stderr)
         return 1
     per = {m: [round_numbers(results, m, r) for r in rounds] for m in MODES}
+    if base_dir:
+        per["base"] = [round_numbers(base_dir, "base", r) for r in base_rounds]
     out = {"rounds": len(rounds), "shape_table": open(os.path.join(results, "shape.txt")).read()}
     for key, higher in MEASURES.items():
         entry = {m: {"per_round": [d[key] for d in per[m]],
@@ -167,6 +182,10 @@ def main():
             # throughput against off's.
             entry["on_vs_off"] = paired([d[key] for d in per["on"]],
                                         [d[key] for d in per["off"]], higher)
+        if base_dir:
+            values = [d[key] for d in per["base"]]
+            entry["base"] = {"per_round": values, **(mean_interval(values) or {})}
+            entry["off_minus_base"] = difference([d[key] for d in per["off"]], values)
         out[key] = entry
     out["how"] = (f"faked hybrid part ({shape}; tools/vm-run.sh --hybrid"
                   f"{'-smt' if shape == 'smt' else ''}), QEMU -icount shift 4, one boot, "
@@ -175,6 +194,9 @@ def main():
                   "traced 6 s after a 2 s warm-up; hackbench -g 2 -l 100; modeled "
                   "energy from the emulated platform (no limit binding). 6.12 has no "
                   "energy-aware scheduling on x86 to compare with.")
+    if base_dir:
+        out["how"] += (f" base: the kernel without the series (make baseline), one boot "
+                       f"of its own, {len(base_rounds)} rounds.")
     sched = {}
     if os.path.exists(out_path):
         sched = json.load(open(out_path)).get("sched", {})
@@ -185,7 +207,9 @@ def main():
     for key in MEASURES:
         e = out[key]
         print(shape, key, "off", e["off"].get("mean"), "on", e["on"].get("mean"),
-              "on/off", json.dumps(e.get("on_vs_off")))
+              "on/off", json.dumps(e.get("on_vs_off")),
+              *(("base", e["base"].get("mean"), "off-base", json.dumps(e["off_minus_base"]))
+                if base_dir else ()))
     return 0
 
 

@@ -87,3 +87,26 @@ def paired(mine, theirs, higher_better):
     logs = [sign * math.log(x / y) for x, y in zip(mine, theirs)
             if x is not None and y is not None and x > 0 and y > 0]
     return interval(logs) if len(logs) >= 2 else None
+
+
+def difference(mine, theirs):
+    """MINE's mean less THEIRS' and its 95% interval, for values of two
+    separate runs (two boots, two kernels): Welch's t-interval, unpaired
+    and without assuming equal variances, its degrees of freedom rounded
+    down (the wider interval). Missing values are left out; None with
+    fewer than two on either side."""
+    a = [x for x in mine if x is not None]
+    b = [x for x in theirs if x is not None]
+    if len(a) < 2 or len(b) < 2:
+        return None
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    va = sum((x - ma) ** 2 for x in a) / (len(a) - 1) / len(a)
+    vb = sum((x - mb) ** 2 for x in b) / (len(b) - 1) / len(b)
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return {"est": round(ma - mb, 5), "lo": round(ma - mb, 5),
+                "hi": round(ma - mb, 5), "n": [len(a), len(b)]}
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    half = t95(max(1, math.floor(df))) * se
+    return {"est": round(ma - mb, 5), "lo": round(ma - mb - half, 5),
+            "hi": round(ma - mb + half, 5), "n": [len(a), len(b)]}

@@ -12,11 +12,19 @@
 krel=$(cat "$KOBJ/include/config/kernel.release")
 
 # tests/emul's emul_budget.ko uses the governor's exports: built second,
-# with the governor's Module.symvers.
+# with the governor's Module.symvers. A kernel without modular governors
+# (patch pm/0001: the bench's baseline, make baseline) gets the emulated
+# platform without them: no governor, no emul_budget.ko.
+dirs=("$TOP" "$TOP/tests/emul")
 extra=()
-for dir in "$TOP" "$TOP/tests/emul"; do
+if ! grep -q '[[:space:]]cpuidle_register_governor[[:space:]]' "$KOBJ/Module.symvers"; then
+	log "$KOBJ: no modular cpuidle governors; the emulated platform only"
+	dirs=("$TOP/tests/emul")
+	extra=(CB_NO_GOVERNOR=1)
+fi
+for dir in "${dirs[@]}"; do
 	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" W=1 "${extra[@]}" modules
-	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" \
+	kmake -s M="$dir" "${BUDGET_KCONFIG[@]}" "${extra[@]}" \
 		INSTALL_MOD_PATH="$STAGE" INSTALL_MOD_DIR=extra modules_install
 	extra=(KBUILD_EXTRA_SYMBOLS="$TOP/Module.symvers")
 done

@@ -16,6 +16,8 @@
 #                        hand-made traces (seconds)
 #  series-pm.tap         the cpuidle series alone applies to pristine 6.12
 #                        and the kernel builds after every patch
+#  series-test-baseline.tap  so do the test hook's first two patches
+#                        (the bench's kernel without the series)
 #  series.tap            the full series (sched, then pm, then the test
 #                        hook) applies to pristine 6.12 and the kernel
 #                        builds after every patch (bisectable)
@@ -94,6 +96,11 @@ series_run() {
 # series starts), then pm on top of it, then the test hook (not for merge).
 rm -f "$RESULTS/series-pm.tap"
 series_run "$RESULTS/series-pm.tap" pm --alone pm || true
+# The test hook's patches that apply to pristine 6.12 alone: the bench's
+# kernel without the series (make baseline), in objects of its own.
+rm -f "$RESULTS/series-test-baseline.tap"
+BASELINE=1 series_run "$RESULTS/series-test-baseline.tap" "$BASELINE_PATCHES" \
+	--alone "$BASELINE_PATCHES" || true
 # The full series, patch by patch; this also builds the test kernel. Its
 # results are this run's (kernel-tree.sh builds the last patch every time
 # and reuses the earlier patches' results only under the same build id).

@@ -21,9 +21,12 @@
 # the last patch's result is always this run's build, so a build that
 # fails now fails now. On failure series.tap ends with its "not ok" line.
 #
-# With --alone NAME, only series NAME (patches/NAME) is applied to the
+# With --alone NAME, only series NAME (patches/NAME, or a list of some of
+# a series' patches, see series_patches in lib.sh) is applied to the
 # pristine tree and built after every patch, to show that it applies and
-# builds without the others; its TAP lines go to $RESULTS/series-NAME.tap.
+# builds without the others; its TAP lines go to $RESULTS/series-NAME.tap
+# ("/" in NAME as "-"). KOBJ and STAGE in the environment put that build
+# elsewhere (make baseline: the bench's kernel without the series).
 # The tree is left at that series, so the next plain run applies the full
 # series again. The result is kept under its build id (of NAME's patches)
 # and a run with that build id reuses it without touching the tree: the
@@ -45,8 +48,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 # Where the per-patch TAP lines go.
+# NAME as one word for file names.
+alone_tag=${alone//\//-}
 if [ -n "$alone" ]; then
-	tap_out=$RESULTS/series-$alone.tap
+	tap_out=$RESULTS/series-$alone_tag.tap
 	series_patches "$alone" >/dev/null || exit 1
 else
 	tap_out=$RESULTS/series.tap
@@ -104,11 +109,11 @@ series_id() {
 
 # Everything the per-patch build results depend on besides the tree: the
 # series and configs (series_id), the build scripts, the compiler and
-# make, the flavour (DEBUG). A cached result is only reused under the
-# same build id.
+# make, the flavour (DEBUG) and where the objects are (KOBJ). A cached
+# result is only reused under the same build id.
 build_id() {
 	(series_id
-	 echo "DEBUG=${DEBUG:-0}"
+	 echo "DEBUG=${DEBUG:-0} KOBJ=$KOBJ"
 	 cat "$BUILD_KERNEL" "$TOP/tools/lib.sh" "$TOP/tools/kernel-config-check.sh"
 	 gcc --version | head -1
 	 make --version | head -1) | sha256sum | cut -c1-16
@@ -121,7 +126,7 @@ tree_state_file() {
 # Per-patch build results of the run that applied the series (--build-each),
 # or of the last --alone run of that series.
 series_tap() {
-	echo "$KSRC/.git/cpuidle-budget-series${alone:+-alone-$alone}.tap"
+	echo "$KSRC/.git/cpuidle-budget-series${alone:+-alone-$alone_tag}.tap"
 }
 
 pristine_ok() {
@@ -144,7 +149,7 @@ fi
 
 # build_log N: the log of the build at patch N (of this run's series).
 build_log() {
-	echo "$RESULTS/build${alone:+-$alone}-$1.log"
+	echo "$RESULTS/build${alone:+-$alone_tag}-$1.log"
 }
 
 # build_last N PATCH TAP: the kernel at the last patch (N, all options

@@ -10,7 +10,11 @@ KSRC=${KSRC:-$BUILD/linux}		# git tree: pristine commit + the series
 # directories of its own so that switching flavours rebuilds nothing.
 flavour=
 if [ "${DEBUG:-0}" = 1 ]; then flavour=-debug; fi
-KOBJ=${KOBJ:-$BUILD/kobj$flavour}	# kernel objects (O=), survive tree resets
+# BASELINE=1 selects the bench's kernel without the series (make
+# baseline, BASELINE_PATCHES below): objects and modules of its own.
+baseline_sfx=
+if [ "${BASELINE:-0}" = 1 ]; then baseline_sfx=-base; fi
+KOBJ=${KOBJ:-$BUILD/kobj$baseline_sfx$flavour}	# kernel objects (O=), survive tree resets
 # What QEMU boots: vmlinux through its PVH entry, which is quick (nothing
 # to decompress). The debug flavour boots the bzImage through the normal
 # 64-bit entry instead: with KASAN, the PVH entry runs instrumented code
@@ -20,7 +24,7 @@ KIMAGE_TARGET=vmlinux
 [ -n "$flavour" ] && KIMAGE_TARGET=bzImage
 KIMAGE=$KOBJ/vmlinux
 [ -n "$flavour" ] && KIMAGE=$KOBJ/arch/x86/boot/bzImage
-STAGE=${STAGE:-$BUILD/stage$flavour}	# INSTALL_MOD_PATH for the guest
+STAGE=${STAGE:-$BUILD/stage$baseline_sfx$flavour}	# INSTALL_MOD_PATH for the guest
 RESULTS=${RESULTS:-$BUILD/results}
 PATCHES=${PATCHES:-$TOP/patches}		# the series: PATCHES/series lists it
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -96,20 +100,32 @@ series_file() {
 
 # series_patches [NAME]: the patches of series NAME (a directory of
 # PATCHES with its own cover letter and "series" file) in "git am"
-# order, as paths relative to PATCHES; without NAME, those of every
-# series PATCHES/series names, in its order (what the test kernel
-# carries).
+# order, as paths relative to PATCHES; NAME may also be DIR/FILE, a list
+# in the series file's format of some of DIR's patches (test/baseline:
+# those of the test hook that apply to pristine 6.12 alone). Without
+# NAME, those of every series PATCHES/series names, in its order (what
+# the test kernel carries).
 series_patches() {
 	local s
 	if [ -n "${1:-}" ]; then
-		[ -f "$PATCHES/$1/series" ] || die "no series $PATCHES/$1/series"
-		series_file "$PATCHES/$1/series" | sed "s|^|$1/|"
+		case $1 in
+		*/*) [ -f "$PATCHES/$1" ] || die "no patch list $PATCHES/$1"
+			series_file "$PATCHES/$1" | sed "s|^|${1%/*}/|" ;;
+		*) [ -f "$PATCHES/$1/series" ] || die "no series $PATCHES/$1/series"
+			series_file "$PATCHES/$1/series" | sed "s|^|$1/|" ;;
+		esac
 		return
 	fi
 	for s in $(series_file "$PATCHES/series"); do
 		series_patches "$s" || return
 	done
 }
+
+# The bench's kernel without the series: pristine 6.12 and the test hook's
+# patches that apply to it alone (a list for series_patches), built by
+# "BASELINE=1 tools/kernel-tree.sh --alone $BASELINE_PATCHES" (make
+# baseline), so that it fakes the same hybrid parts.
+BASELINE_PATCHES=test/baseline
 
 # kconfig_generate OBJDIR FRAGMENT...: tinyconfig in OBJDIR, the fragments
 # merged over it (kconfig_merge; an unmet dependency silently drops an

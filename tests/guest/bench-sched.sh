@@ -10,6 +10,9 @@
 # kernel.sched_itmt_efficiency_first off and on, in ROUNDS rounds (the
 # first argument, default 5) in one boot, the order of the two alternating
 # from round to round, so that a drift over the boot falls on both alike.
+# On the kernel without the series (make baseline: 6.12 and the test
+# hook alone), which has no such knob, the rounds are of that kernel
+# alone, setting "base": what the knob's off setting is held against.
 # In each round and for each setting, under rt-app (tasks named light0,
 # light1, ... and "heavy"):
 #
@@ -38,7 +41,7 @@
 # whole run. From an E-core it starts at 302 at most, and where it runs
 # is the scheduler's choice, as in the placement selftest (dutycycle -s).
 # Files,
-# per round R and setting MODE (off, on):
+# per round R and setting MODE (off, on; base on the baseline kernel):
 #
 #   placement-WORKLOAD-MODE-R.json  tools/sched-placement's summary
 #   energy-WORKLOAD-MODE-R.txt      modeled package energy over the trace
@@ -63,7 +66,13 @@ ROUNDS=${1:-5}
 WARMUP=2
 cd "${TMPDIR:-/tmp}" || exit 1
 
-[ -w $KNOB ] || { echo "no $KNOB: boot with fake_hybrid=" >&2; exit 1; }
+[ -r $HYBRID ] || { echo "no $HYBRID: boot with fake_hybrid=" >&2; exit 1; }
+if [ -e $KNOB ]; then
+	modes=(off on)
+else
+	modes=(base)
+	echo "no $KNOB: a kernel without the series, its rounds are \"base\""
+fi
 # The power model's core types, P-cores first, as the hook's table says:
 # every possible CPU (offline E-core threads draw nothing while offline).
 np=$(awk 'NR > 1 && $2 == "P"' $HYBRID | wc -l)
@@ -156,7 +165,8 @@ measure() {
 }
 
 for round in $(seq "$ROUNDS"); do
-	if [ $((round % 2)) = 1 ]; then order="off on"; else order="on off"; fi
+	order=${modes[*]}
+	if [ ${#modes[@]} = 2 ] && [ $((round % 2)) = 0 ]; then order="on off"; fi
 	for mode in $order; do
 		case $mode in
 		off)	echo 0 >$KNOB ;;
@@ -168,5 +178,5 @@ for round in $(seq "$ROUNDS"); do
 			>"$RESULTS_DIR/hackbench-$mode-$round.txt"
 	done
 done
-echo 0 >$KNOB
+[ ! -e $KNOB ] || echo 0 >$KNOB
 exit 0

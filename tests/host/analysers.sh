@@ -282,6 +282,27 @@ EOF
 ok "bench-sched-report: light0, light1, ... are one light class, weighted by runtime; no time on a core type is 0%, not missing" \
 	light_class
 
+# tools/benchlib.py difference(): the knob-off rounds against the kernel
+# without the series (bench-sched-report.py --baseline), two boots and so
+# unpaired: Welch's interval, worked by hand for [1, 2, 3] against
+# [1, 2, 3.5] (variances of the means 1/3 and 0.528, 3.8 degrees of
+# freedom taken as 3, t 3.182: -0.167 +- 2.953); None without two values a
+# side, missing values left out.
+welch() {
+	python3 - "$TOP/tools" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from benchlib import difference
+d = difference([1, 2, 3], [1, 2, 3.5])
+print(d)
+sys.exit(not (abs(d["est"] + 0.16667) < 1e-4 and abs(d["lo"] + 3.1194) < 1e-3 and
+              abs(d["hi"] - 2.7861) < 1e-3 and d["n"] == [3, 3] and
+              difference([5, None], [1, 2]) is None and
+              difference([2, 2, None], [2, 2])["lo"] == 0.0))
+EOF
+}
+ok "benchlib difference(): Welch's interval of two runs' means, as worked by hand; None on too few" welch
+
 # dutycycle -s: the phases run in a child forked while confined to the list,
 # which takes back the affinity dutycycle started with; the parent stays
 # confined and exits with the child's status.

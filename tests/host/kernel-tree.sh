@@ -7,8 +7,8 @@
 # with --build-each and a fake kernel build: a TAP line per patch, a
 # failed build on a reused tree fails (it used to pass on the cached
 # results), and cached results are dropped when the build changes;
-# --alone builds one series of two on the pristine tree and keeps its
-# result by build id.
+# --alone builds one series of two, or a list of some of a series'
+# patches, on the pristine tree and keeps its result by build id.
 # Runs on the host in a few seconds (no kernel build).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -236,6 +236,22 @@ alone_changed() {
 }
 ok "--alone with a new build id builds again; a failed build fails and series-b.tap says so" \
 	alone_changed
+
+# A list of some of a series' patches (patches/test/baseline's kind):
+# those alone on the pristine tree, their TAP in series-a-first.tap.
+alone_list() {
+	rm -f "$work/builds"
+	printf '# only the first\n%s\n' "$(head -1 "$work/patches/a/series")" \
+		>"$work/patches/a/first"
+	tree --alone a/first &&
+		[ "$(git -C "$work/linux" log --format=%s pristine..HEAD)" = "first: TWO" ] &&
+		[ "$(grep -E '^(not )?ok' "$work/results/series-a-first.tap")" = \
+		  "ok 1 - a/$(head -1 "$work/patches/a/series") applies and the kernel builds" ] &&
+		[ "$(cat "$work/builds")" = "first: TWO undefined_ok=1" ] &&
+		! tree --alone a/nosuch && grep -q "no patch list .*a/nosuch" "$work/out"
+}
+ok "--alone DIR/LIST: only the listed patches of DIR on the pristine tree; an unknown list is refused" \
+	alone_list
 
 unknown_series() {
 	! tree --alone nosuch && grep -q "no series .*nosuch/series" "$work/out"

@@ -19,24 +19,21 @@
  * E-core capacity is 1024 * 33 / 55.9 = 605.
  *
  * What it does, once the CPUs are up (late initcall, where rebuilding the
- * sched domains is allowed), is what intel_pstate does on a hybrid part of
- * the machine's shape. Without SMT, it enables hybrid capacity scaling
- * (arch_set_cpu_capacity()), sets the ITMT priorities, offers them for
- * efficiency-first packing without ITMT
- * (sched_set_itmt_efficiency_support()) and rebuilds the domains: the
- * domain spanning both core types then has SD_ASYM_CPUCAPACITY, and
- * SD_ASYM_PACKING only while kernel.sched_itmt_efficiency_first is set.
- * With SMT (cpu_smt_possible()), it sets the priorities, declares ITMT
- * support (P-cores first) and hands the capacities to efficiency-first
- * packing (sched_set_itmt_efficiency_capacity()): every CPU has capacity
- * 1024 and the domains SD_ASYM_PACKING, and the capacities are in force
- * only while the knob is set. QEMU gives every core the same number of
- * threads; for the shape of an Alder Lake, the test offlines each E-core's
- * second thread after boot. Frequency invariance, where the CPU has it,
- * counts the base frequency as full speed. A malformed value is refused
- * with a message naming the problem, and the machine then boots as if the
- * parameter were absent; so does a real hybrid CPU, whose own drivers know
- * better.
+ * sched domains is allowed), is what 6.12's intel_pstate does on a hybrid
+ * part of the machine's shape (hybrid_init_cpu_capacity_scaling()), with
+ * nothing 6.12 does not have, so that a kernel without the scheduler series
+ * fakes the same parts. Without SMT, it enables hybrid capacity scaling
+ * (arch_set_cpu_capacity()), sets the ITMT priorities but not ITMT support,
+ * and rebuilds the domains: the domain spanning both core types then has
+ * SD_ASYM_CPUCAPACITY and no SD_ASYM_PACKING. With SMT (cpu_smt_possible()),
+ * every CPU keeps capacity 1024; it sets the priorities and declares ITMT
+ * support, and the domains get SD_ASYM_PACKING, P-cores first. QEMU gives
+ * every core the same number of threads; for the shape of an Alder Lake,
+ * the test offlines each E-core's second thread after boot. Frequency
+ * invariance, where the CPU has it, counts the base frequency as full
+ * speed. A malformed value is refused with a message naming the problem,
+ * and the machine then boots as if the parameter were absent; so does a
+ * real hybrid CPU, whose own drivers know better.
  *
  * /sys/kernel/debug/x86/fake_hybrid lists each CPU's type, capacity and
  * priority as the scheduler sees them.
@@ -254,14 +251,12 @@ static int fake_hybrid_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(fake_hybrid);
 
 /*
- * As intel_pstate does on a hybrid part of this machine's shape
+ * As 6.12's intel_pstate does on a hybrid part of this machine's shape
  * (hybrid_init_cpu_capacity_scaling()):
  *
- *  - without SMT, capacities instead of ITMT, the priorities kept for
- *    efficiency-first packing; the rebuild makes the capacity scan see the
- *    new capacities;
- *  - with SMT, ITMT with flat capacities, the capacities handed to
- *    efficiency-first packing, in force only while it is on.
+ *  - without SMT, capacities instead of ITMT, the priorities set all the
+ *    same; the rebuild makes the capacity scan see the new capacities;
+ *  - with SMT, ITMT with flat capacities.
  */
 static void __init fake_hybrid_apply(bool smt)
 {
@@ -273,16 +268,13 @@ static void __init fake_hybrid_apply(bool smt)
 	for_each_possible_cpu(cpu) {
 		const struct fake_hybrid_cpu *c = &fake_hybrid_cpus[cpu];
 
-		if (smt)
-			sched_set_itmt_efficiency_capacity(cpu, c->capacity,
-							   max_cap, 1, 1);
-		else
+		if (!smt)
 			arch_set_cpu_capacity(cpu, c->capacity, max_cap, 1, 1);
 		sched_set_itmt_core_prio(c->prio, cpu);
 		pr_info("CPU %u: %s-core, capacity %lu%s, priority %u\n", cpu,
 			fake_hybrid_type_name[c->type],
 			(unsigned long)c->capacity * SCHED_CAPACITY_SCALE / max_cap,
-			smt ? " with the knob on" : "", c->prio);
+			smt ? " (not set: SMT)" : "", c->prio);
 	}
 
 	if (smt) {
@@ -290,7 +282,6 @@ static void __init fake_hybrid_apply(bool smt)
 			pr_err("ITMT support refused\n");
 		return;
 	}
-	sched_set_itmt_efficiency_support();
 	x86_topology_update = true;
 	rebuild_sched_domains();
 }
