@@ -50,6 +50,8 @@
 #   hackbench-MODE-R.txt            hackbench's time (s)
 #   shape.txt                       the fake_hybrid= table and SMT or not
 #   calibration.txt                 rt-app's ns per loop, measured
+#   trace-WORKLOAD-MODE-R.txt       the trace itself, with --keep-traces
+#                                   (the second argument)
 #
 # tools/bench-sched-report.py turns these into build/bench/results.json.
 
@@ -62,6 +64,8 @@ KNOB=/proc/sys/kernel/sched_itmt_efficiency_first
 PLATFORM=/sys/kernel/debug/emul_idle/platform
 SECS=${BENCH_SECONDS:-6}
 ROUNDS=${1:-5}
+KEEP_TRACES=0
+[ "${2:-}" = --keep-traces ] && KEEP_TRACES=1
 # PELT settles to a task's own demand in about a second: measure after.
 WARMUP=2
 cd "${TMPDIR:-/tmp}" || exit 1
@@ -160,6 +164,7 @@ measure() {
 	echo "energy_uj $((e1 - e0)) seconds $SECS" >"$RESULTS_DIR/energy-$tag.txt"
 	"$CB_TOP/tools/sched-placement" --json --core-types $HYBRID $T/trace \
 		>"$RESULTS_DIR/placement-$tag.json" || exit 1
+	[ $KEEP_TRACES = 0 ] || cp $T/trace "$RESULTS_DIR/trace-$tag.txt"
 	echo "# $tag:"
 	"$CB_TOP/tools/sched-placement" --core-types $HYBRID $T/trace | grep -E 'light|heavy'
 }

@@ -192,20 +192,17 @@ static void start_on(const cpu_set_t *start)
 	exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
-/* Named NAME-gate, wait for the SIGUSR1 that main() blocked first. */
-static void wait_at_gate(const char *name)
+/* Named NAME-gate, wait for the SIGUSR1 of @usr1, which main() blocked. */
+static void wait_at_gate(const char *name, const sigset_t *usr1)
 {
 	char comm[16];
-	sigset_t usr1;
-	int sig;
+	int sig, rc;
 
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
 	snprintf(comm, sizeof(comm), "%s-gate", name);
 	prctl(PR_SET_NAME, comm);
-	sig = sigwait(&usr1, &sig);
-	if (sig) {
-		fprintf(stderr, "dutycycle: sigwait: %s\n", strerror(sig));
+	rc = sigwait(usr1, &sig);
+	if (rc) {
+		fprintf(stderr, "dutycycle: sigwait: %s\n", strerror(rc));
 		exit(1);
 	}
 }
@@ -268,7 +265,7 @@ int main(int argc, char **argv)
 	if (confined)
 		start_on(&start);
 	if (gate)
-		wait_at_gate(name);
+		wait_at_gate(name, &usr1);
 	/* Only now: at the gate, SIGTERM must still end the task. */
 	sigemptyset(&term.sa_mask);
 	sigaction(SIGTERM, &term, NULL);
