@@ -47,9 +47,9 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-# Where the per-patch TAP lines go.
 # NAME as one word for file names.
 alone_tag=${alone//\//-}
+# Where the per-patch TAP lines go.
 if [ -n "$alone" ]; then
 	tap_out=$RESULTS/series-$alone_tag.tap
 	series_patches "$alone" >/dev/null || exit 1

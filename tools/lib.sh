@@ -106,14 +106,11 @@ series_file() {
 # NAME, those of every series PATCHES/series names, in its order (what
 # the test kernel carries).
 series_patches() {
-	local s
+	local s list=$PATCHES/${1:-}/series dir=${1:-} what=series
 	if [ -n "${1:-}" ]; then
-		case $1 in
-		*/*) [ -f "$PATCHES/$1" ] || die "no patch list $PATCHES/$1"
-			series_file "$PATCHES/$1" | sed "s|^|${1%/*}/|" ;;
-		*) [ -f "$PATCHES/$1/series" ] || die "no series $PATCHES/$1/series"
-			series_file "$PATCHES/$1/series" | sed "s|^|$1/|" ;;
-		esac
+		case $1 in */*) list=$PATCHES/$1 dir=${1%/*} what="patch list" ;; esac
+		[ -f "$list" ] || die "no $what $list"
+		series_file "$list" | sed "s|^|$dir/|"
 		return
 	fi
 	for s in $(series_file "$PATCHES/series"); do
