@@ -156,6 +156,23 @@ static void asym_pack_active_push_checks_fit(struct kunit *test)
 }
 
 /*
+ * A plain pull (not asym packing) moves a task that would be a misfit on
+ * the E-core only if it gets more there than where it waits.
+ */
+static void asym_pull_waits_out_preemption(struct kunit *test)
+{
+	/* CPU-bound, preempted by a kthread of 30 on its P-core: stays. */
+	KUNIT_EXPECT_FALSE(test, __sched_asym_pull_fits(1000, E_CAP, E_CAP, P_CAP - 30));
+	/* Queued behind another CPU-bound task (512 each): goes. */
+	KUNIT_EXPECT_TRUE(test, __sched_asym_pull_fits(1000, E_CAP, E_CAP, P_CAP - 512));
+	/* The same, onto an E-core that RT pressure leaves 400: stays. */
+	KUNIT_EXPECT_FALSE(test, __sched_asym_pull_fits(1000, 400, 400, P_CAP - 512));
+	/* What is no misfit there moves as before, whatever waits. */
+	KUNIT_EXPECT_TRUE(test, __sched_asym_pull_fits(483, E_CAP, 0, P_CAP));
+	KUNIT_EXPECT_FALSE(test, __sched_asym_pull_fits(484, E_CAP, 0, P_CAP));
+}
+
+/*
  * Wake-up placement grades an idle CPU by what it would carry with the
  * task: below 2/3 of its capacity it packs, below 80% the task is no
  * misfit there, which counts only with SMT (select_idle_packing()).
@@ -222,6 +239,7 @@ static struct kunit_case sched_asym_pack_cases[] = {
 	KUNIT_CASE(asym_pack_counts_destination),
 	KUNIT_CASE(asym_pack_flag_not_left_over),
 	KUNIT_CASE(asym_pack_active_push_checks_fit),
+	KUNIT_CASE(asym_pull_waits_out_preemption),
 	KUNIT_CASE(asym_wake_fit_grades),
 	KUNIT_CASE_PARAM(asym_wake_beats_target, asym_wake_gen_params),
 	{}
