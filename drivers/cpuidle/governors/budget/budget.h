@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal interfaces of the budget cpuidle governor: the selection policy
- * (policy.c), the power signals (signals.c) and the glue that makes them a
- * governor (main.c). See the comment at the top of policy.c for the
- * algorithm and signals.c for the power pressure.
+ * (policy.c), the power pressure (pressure.c), the power signals
+ * (signals.c, msr.c) and the glue that makes them a governor (main.c). The
+ * DOC: blocks of policy.c, pressure.c and signals.c describe the algorithm.
  */
 #ifndef _CPUIDLE_BUDGET_H
 #define _CPUIDLE_BUDGET_H
@@ -67,7 +67,7 @@ struct budget_history {
  *	applied to it (tracing, statistics)
  * @pressure: package power pressure, 0..BUDGET_PRESSURE_MAX
  * @turbo: how often the package's busy CPUs are held by the turbo ratio
- *	limit for the active cores, 0..BUDGET_PRESSURE_MAX (signals.c)
+ *	limit for the active cores, 0..BUDGET_PRESSURE_MAX (pressure.c)
  * @pkg_depth_ns: how deep the package's other CPUs are: the smallest
  *	target residency of the states they are idle in now; 0 when one of
  *	them runs, or nobody looked (only under pressure, and on packages of
@@ -142,7 +142,7 @@ struct budget_choice {
  * @headroom_alone: without a known limit, the headroom is the pressure
  *	(the headroom_pressure parameter)
  *
- * The pressure is worked out of the averages (signals.c), not of one
+ * The pressure is worked out of the averages (pressure.c), not of one
  * window alone, except for @power_mw against @short_limit_mw (the short
  * limit's own window is shorter than a sample's) and the headroom
  * (headroom_pressure).
@@ -204,18 +204,22 @@ struct budget_rapl_limit {
 	bool locked;
 };
 
-/* signals.c: the sampler and the pressure */
+/* main.c: the glue, and what its parts share */
+int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
+				  unsigned int min, unsigned int max);
+
+/* pressure.c: what a sample means */
 unsigned int cpuidle_budget_pressure_from_sample(const struct budget_sample *s);
 u32 cpuidle_budget_ewma(u32 avg, u32 sample, u64 dt_us, u64 tau_us);
 void cpuidle_budget_smooth(const struct budget_sample *prev, struct budget_sample *s,
 			   u64 dt_us, u64 period_us);
+
+/* signals.c: the sampler and the sources' registry */
 void cpuidle_budget_cpu_ran(unsigned int cpu);
 u32 cpuidle_budget_power_mw(u64 delta_uj, u64 window_us);
 void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
 					 const struct cpuidle_budget_reading *now,
 					 u64 window_us, struct budget_sample *s);
-int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
-				  unsigned int min, unsigned int max);
 unsigned int cpuidle_budget_pressure(unsigned int cpu, unsigned int *turbo);
 void cpuidle_budget_signals_start(void);
 void cpuidle_budget_signals_stop(void);

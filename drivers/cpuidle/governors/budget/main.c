@@ -7,8 +7,10 @@
  * power, latency first otherwise. This file is the governor's glue: it
  * gathers the inputs of a selection (timers, tick, latency limit, the
  * package's power pressure), lets policy.c decide, records how each idle
- * period ended, and keeps statistics. The algorithm is described at the top
- * of policy.c, the power pressure at the top of signals.c.
+ * period ended, and keeps statistics. The algorithm is described in
+ * policy.c's DOC: blocks, the power pressure in pressure.c's and the
+ * sampling in signals.c's; Documentation/admin-guide/pm/cpuidle-budget.rst
+ * pulls them all in.
  *
  * Files, in debugfs under cpuidle_budget/: stats (per CPU), packages (per
  * package signals) and override (test scenarios, see signals.c).
@@ -28,6 +30,26 @@
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
+
+/**
+ * cpuidle_budget_uint_param_set - set an unsigned int parameter within a range
+ * @val: the text written
+ * @kp: the parameter
+ * @min: smallest value allowed
+ * @max: largest value allowed
+ *
+ * Return: 0, or -EINVAL (and the parameter unchanged) for a bad value.
+ */
+int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
+				  unsigned int min, unsigned int max)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < min || v > max)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
 
 /* Below menu (20) and teo (19): loading the module never switches to it. */
 #define BUDGET_RATING 15

@@ -4,25 +4,9 @@
  *
  * Two sources read model-specific registers and hand the sampler in
  * signals.c cumulative readings (struct cpuidle_budget_reading), the same
- * interface an external source registers through:
- *
- * intel-rapl	MSR_RAPL_POWER_UNIT decodes the units once per package;
- *		MSR_PKG_POWER_LIMIT gives PL1 and PL2 with their enable bits
- *		and is re-read every sample (firmware and user space change
- *		it); MSR_PKG_ENERGY_STATUS, a wrapping 32-bit counter, is
- *		extended to 64 bits here; MSR_PKG_PERF_STATUS, where it
- *		exists, counts the time the package was throttled; bit 10 of
- *		MSR_IA32_PACKAGE_THERM_STATUS and, where the model has it,
- *		the PL1/PL2 status bits of MSR_CORE_PERF_LIMIT_REASONS say
- *		whether the power limit is being enforced right now, and its
- *		Max Turbo Limit status bit (12) whether the turbo ratio
- *		limit for the number of active cores holds the CPUs back
- *		(SDM vol. 4, MSR_CORE_PERF_LIMIT_REASONS of the Core parts
- *		from Haswell on; only the status bits are read, the sticky
- *		log bits would have to be cleared by writing the register).
- * amd		MSR_AMD_RAPL_POWER_UNIT and MSR_AMD_PKG_ENERGY_STATUS give
- *		the energy; there is no limit register (the limits live in
- *		firmware), so the limit is the amd_power_limit_mw parameter.
+ * interface an external source registers through. What they read, and
+ * what they cannot see, is the DOC: block below; the rest of this comment
+ * is for whoever changes the code.
  *
  * RAPL units come in two encodings (Intel SDM vol. 4, and the table of
  * drivers/powercap/intel_rapl_common.c): on Core parts, and on Atom parts
@@ -31,6 +15,44 @@
  * Moorefield) the energy unit is 2^N microjoules, the power unit 2^N
  * milliwatts, and the PL1 time window is a plain count of time units.
  * budget_rapl_atom_units() picks the encoding by CPU model.
+ *
+ * Every access uses a _safe variant, through rdmsrl_safe_on_cpu() on the
+ * CPU of the package the sampler names: the sampling work is bound to
+ * that CPU (signals.c), so the call normally runs the read locally, and
+ * it is an IPI only when the work ran elsewhere (the CPU went offline
+ * under it). rdmsrl_safe_on_cpu() waits for a completion: it may sleep
+ * and is called only from the sampler's process context, never with
+ * preemption disabled.
+ */
+
+/**
+ * DOC: MSR sources
+ *
+ * ``intel-rapl``
+ *	MSR_RAPL_POWER_UNIT decodes the units, once per package.
+ *	MSR_PKG_POWER_LIMIT gives PL1 with its time window and PL2, with
+ *	their enable bits; it is re-read at every sample, as firmware and
+ *	user space change it. PL1 is the long-term limit, PL2 the short-term
+ *	one (a PL2 below PL1 is both). MSR_PKG_ENERGY_STATUS, a wrapping
+ *	32-bit counter, gives the average power. MSR_PKG_PERF_STATUS, where
+ *	it exists, counts the time the package was throttled. The power
+ *	limit notification bit (10) of MSR_IA32_PACKAGE_THERM_STATUS and,
+ *	where the model has it, the PL1 and PL2 status bits (10, 11) of
+ *	MSR_CORE_PERF_LIMIT_REASONS say whether a power limit is enforced
+ *	right now, and its Max Turbo Limit status bit (12) whether the turbo
+ *	ratio limit for the number of active cores holds the CPUs back (SDM
+ *	vol. 4, MSR_CORE_PERF_LIMIT_REASONS of the Core parts from Haswell
+ *	on; only the status bits are read, the sticky log bits would have to
+ *	be cleared by writing the register). The units are decoded as
+ *	Silvermont and Airmont encode them on those models (energy unit
+ *	2^N uJ, power unit 2^N mW, the PL1 window a count of time units) and
+ *	as 1/2^N J, W and s on all others, as intel_rapl_common does.
+ * ``amd``
+ *	MSR_AMD_RAPL_POWER_UNIT and MSR_AMD_PKG_ENERGY_STATUS give the
+ *	energy. There is no limit register (the limits live in firmware), so
+ *	the limit is the amd_power_limit_mw parameter.
+ *
+ * Every MSR access uses a _safe variant.
  *
  * What the intel-rapl source cannot see: limits held only in the
  * memory-mapped copy of the power limit (the MCHBAR registers that BIOS and
@@ -46,14 +68,6 @@
  * sets it through arch_set_cpu_capacity()), elsewhere against the turbo
  * ratio limits, so the sampler's frequency headroom is the headroom below
  * what HWP would grant.
- *
- * Every access uses a _safe variant, through rdmsrl_safe_on_cpu() on the
- * CPU of the package the sampler names: the sampling work is bound to
- * that CPU (signals.c), so the call normally runs the read locally, and
- * it is an IPI only when the work ran elsewhere (the CPU went offline
- * under it). rdmsrl_safe_on_cpu() waits for a completion: it may sleep
- * and is called only from the sampler's process context, never with
- * preemption disabled.
  */
 
 #include <kunit/visibility.h>
@@ -70,7 +84,6 @@
 
 #include "budget.h"
 
-#define BUDGET_PLN_STATUS	BIT_ULL(10)	/* package power limit notification */
 /* Package-level PL1 and PL2 status of MSR_CORE_PERF_LIMIT_REASONS. */
 #define BUDGET_PLR_PL1		BIT_ULL(10)
 #define BUDGET_PLR_PL2		BIT_ULL(11)
@@ -351,7 +364,7 @@ static int budget_rapl_read(unsigned int pkg, int cpu, struct cpuidle_budget_rea
 		r->valid |= CPUIDLE_BUDGET_HAS_THROTTLE;
 	}
 	if (!budget_rdmsr(cpu, MSR_IA32_PACKAGE_THERM_STATUS, &raw)) {
-		r->limit_active = raw & BUDGET_PLN_STATUS;
+		r->limit_active = raw & PACKAGE_THERM_STATUS_POWER_LIMIT;
 		r->valid |= CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE;
 	}
 	if (mp->has_limit_reasons &&

@@ -2,18 +2,29 @@
 /*
  * policy.c - idle state selection of the budget cpuidle governor
  *
+ * The algorithm comes first, in the DOC: blocks below (which
+ * Documentation/admin-guide/pm/cpuidle-budget.rst pulls in), then the
+ * code: pure functions of a driver's states, a CPU's history and the
+ * inputs of one selection, which main.c gathers and KUnit feeds directly.
+ */
+
+/**
+ * DOC: Predicting the idle period
+ *
  * The governor must guess how long a CPU will stay idle. The timers give an
  * upper bound: unless something else wakes the CPU first, it sleeps until
  * the next timer event. Everything else (device interrupts, IPIs, wake-ups
  * of tasks queued from other CPUs) can only end the period earlier, so the
  * policy starts from the timer and asks the CPU's recent past how its idle
  * periods ended. What it does with the answer depends on the package's
- * power pressure (signals.c): with power to spare it is latency-first,
+ * power pressure (pressure.c): with power to spare it is latency-first,
  * shallow whenever a deeper state is in doubt; as the power budget binds,
  * its objective moves to the expected energy of the period, which can be
  * deeper than any majority or quantile rule, never past the timer.
- *
- * History
+ */
+
+/**
+ * DOC: History
  *
  * Each CPU keeps one weight per idle state for early wake-ups and one for
  * all periods, in fixed point (BUDGET_WEIGHT_ONE per period), decayed
@@ -37,8 +48,10 @@
  * Nothing is discarded as an outlier: when intervals are noisy, each
  * period still says exactly which states it would have paid off for, and
  * that is all the selection uses.
- *
- * Selection
+ */
+
+/**
+ * DOC: Selection
  *
  * 1. Candidates: enabled states whose exit latency fits the CPU's latency
  *    limit (PM QoS). The first enabled state is the fallback when nothing
@@ -67,10 +80,9 @@
  *    event comes first, and a CPU that then serves only interrupts (an
  *    I/O completion CPU, say) never runs a task to restart its tick:
  *    step 6 would then keep it in the timer state, whatever its history
- *    comes to say. When the tick
- *    stays, it will end the period before the next tick, so the state is
- *    limited to those whose target residency fits that time. A polling
- *    state never stops the tick.
+ *    comes to say. When the tick stays, it will end the period before
+ *    the next tick, so the state is limited to those whose target
+ *    residency fits that time. A polling state never stops the tick.
  * 6. Tick already stopped: the idle loop does not restart a stopped tick
  *    for a shallow state, so nothing but an event or the next timer, which
  *    can be seconds away, ends the period. A wrong shallow guess then costs
@@ -79,14 +91,16 @@
  *    whose target residency is below a tick period is replaced by the timer
  *    state: the deepest the time to the next timer allows (and the latency
  *    limit, which the timer state respects, still holds).
- *
- * The energy rule
+ */
+
+/**
+ * DOC: The energy rule
  *
  * A state k costs an entry and exit energy e_k and then draws P_k while
  * the CPU sleeps in it, so a period of length t costs e_k + P_k * t. The
  * kernel defines k's target residency T_k as the length at which k and the
  * next shallower state cost the same (Documentation/admin-guide/pm/
- * cpuidle.rst), so, with dP_k = P_{k-1} - P_k:
+ * cpuidle.rst), so, with dP_k = P_{k-1} - P_k::
  *
  *	E_k(t) - E_{k-1}(t) = dP_k * (T_k - t)
  *
@@ -110,7 +124,7 @@
  *
  * The price is latency: three wake-ups in four now leave C10 (230 us)
  * instead of C1E (2 us), which latency-first would not pay. The pressure
- * moves between the two objectives: the length weighed is
+ * moves between the two objectives: the length weighed is::
  *
  *	L = T_lat + pressure * (E[t] - T_lat)
  *
@@ -120,8 +134,10 @@
  * one period in eight was too short for that, so E[t] is at least 7/8 of
  * its target residency, and a shallower state would save latency but
  * hardly any energy.
- *
- * The package term
+ */
+
+/**
+ * DOC: The package term
  *
  * A CPU's depth is worth more when the rest of its package is deep: if
  * every other CPU of the package is idle in a state at least as deep as
@@ -139,8 +155,10 @@
  * The glue (main.c) works out how deep the other CPUs are, only under
  * pressure and on packages of at most 17 CPUs (the walk reads a word of
  * each).
- *
- * Turbo
+ */
+
+/**
+ * DOC: Turbo
  *
  * With no power limit near, a joule saved buys nothing, but a core in a
  * shallow state still counts as active for the turbo ratio limits, and
@@ -167,13 +185,16 @@
  * The pressure-0 choice is reported in the statistics and the trace, the
  * *unbiased* state, so that the bias can be seen at work, with the
  * expected idle length the energy rule weighed.
- *
- * Skipping the timers
+ */
+
+/**
+ * DOC: Skipping the timers
  *
  * Finding the next timer event is the most expensive part of a selection.
  * When the history alone already limits the choice to a state so shallow
- * that being wrong costs next to nothing (target residency below
- * BUDGET_CHEAP_RESIDENCY_NS, with a polling state to fall back on), the
+ * that being wrong costs next to nothing (target residency below 15 us,
+ * RESIDENCY_THRESHOLD_NS as menu and teo use it, with a polling state to
+ * fall back on), the
  * timers cannot make the choice any deeper and are not consulted: the
  * state is entered with the tick left running. Under pressure the energy
  * rule is worked out as if the timer were infinitely far: a real timer can
@@ -185,13 +206,14 @@
  * feed the skip its own reason to skip: a CPU whose own timers end most
  * periods short of a deep state's target, and the others long, would see
  * every short one as an early wake-up and never look at the timers again,
- * locked into a shallow state at low pressure. Instead every
- * BUDGET_SKIP_MAX + 1-th selection in a row consults the timers whatever
+ * locked into a shallow state at low pressure. Instead every fifth
+ * selection in a row (BUDGET_SKIP_MAX + 1) consults the timers whatever
  * the history says, so the history keeps being fed with periods that can
  * be classified, and it follows the workload at that fraction of the
  * usual rate while skipping. With the tick already stopped there is no
  * skipping (step 6: a wrong guess is not cheap then).
  */
+
 
 #include <kunit/visibility.h>
 #include <linux/jiffies.h>
@@ -201,8 +223,17 @@
 
 #include "budget.h"
 
-/* Below this target residency a wrong guess is too cheap to look at timers. */
-#define BUDGET_CHEAP_RESIDENCY_NS	(15 * NSEC_PER_USEC)
+/*
+ * RESIDENCY_THRESHOLD_NS, the target residency below which menu and teo
+ * find a wrong guess too cheap to look up the next timer for, is in
+ * drivers/cpuidle/governors/gov.h, which kernel header packages do not
+ * ship: built out of tree (dkms), the module defines the same value.
+ */
+#if __has_include("../gov.h")
+#include "../gov.h"
+#else
+#define RESIDENCY_THRESHOLD_NS	(15 * NSEC_PER_USEC)
+#endif
 /* Selections in a row that may skip the timers before one must not. */
 #define BUDGET_SKIP_MAX			4
 
@@ -499,12 +530,12 @@ bool cpuidle_budget_select_without_timers(struct cpuidle_driver *drv,
 	unbiased = budget_latency_pick(drv, dev, hist, in, deepest);
 	/* The energy rule is never shallower: no need to work it out. */
 	if (unbiased == deepest ||
-	    drv->states[unbiased].target_residency_ns >= BUDGET_CHEAP_RESIDENCY_NS)
+	    drv->states[unbiased].target_residency_ns >= RESIDENCY_THRESHOLD_NS)
 		return false;
 	state = budget_energy_pick(drv, dev, hist, in, unbiased, deepest,
 				   BUDGET_SLEEP_CAP_NS, out);
 	if (state == deepest ||
-	    drv->states[state].target_residency_ns >= BUDGET_CHEAP_RESIDENCY_NS)
+	    drv->states[state].target_residency_ns >= RESIDENCY_THRESHOLD_NS)
 		return false;
 
 	out->state = state;

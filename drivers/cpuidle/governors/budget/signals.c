@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * signals.c - package power signals and the power pressure
+ * signals.c - the package power signals of the budget cpuidle governor
  *
- * The pressure says how much a package's busy CPUs, now or in the limit's
- * window, would gain from power that idle CPUs leave unspent: 0 when the
- * package is far from its power limits (latency first),
- * BUDGET_PRESSURE_MAX when it has used up its energy budget or is held at
- * a limit.
+ * The sampler, the registry of sources and the debugfs files of the
+ * signals. Each sample goes through the pressure rule (pressure.c), and
+ * the idle path reads what it published. How and when the sampler runs
+ * and where its readings come from are the DOC: blocks below.
  *
- * Sampling
+ * Override (debugfs, for tests): with allow_override=1 at load time, root
+ * can write a made-up sample to cpuidle_budget/override, which then
+ * replaces every package's sources (the pressure arithmetic still runs),
+ * and "off" to go back. See the documentation for the format.
+ */
+
+/**
+ * DOC: Sampling
  *
  * A work per package reads the signals every sample_period_ms (100 by
  * default: the averages it feeds have time constants of seconds, and a
@@ -57,26 +63,37 @@
  * an offline CPU's missing idle time as busy time among it. So the first
  * sample after a gap only takes new baselines and publishes pressure 0;
  * the next one measures a normal window.
- *
- * Sources (module parameter "signals")
+ */
+
+/**
+ * DOC: Sources
  *
  * A source (struct cpuidle_budget_source) hands the sampler cumulative
  * readings: package energy and throttled time; and the limits in force
  * (PL1 with its window, PL2) with the status bits of the moment (a limit
  * being enforced, the turbo ratio limit holding the CPUs back). The
  * sampler takes the differences over its window and averages the bits.
+ * The signals module parameter picks the source:
  *
- * intel-rapl	the RAPL MSRs (msr.c)
- * amd		the AMD package energy MSR and a configured limit (msr.c)
- * platform	a source registered by a platform driver with
- *		cpuidle_budget_register_source() (none until one registers)
- * none		no power signals: pressure 0, a latency-first governor
- * auto		(default) a registered platform source if there is one,
- *		else intel-rapl on Intel, amd on AMD and Hygon, else none
+ * ``intel-rapl``
+ *	the RAPL MSRs (below)
+ * ``amd``
+ *	the AMD package energy MSR, and the amd_power_limit_mw parameter
+ *	as the limit (below)
+ * ``platform``
+ *	a source a platform driver registered with
+ *	cpuidle_budget_register_source(); none until one does
+ * ``none``
+ *	no power signals: pressure 0, a latency-first governor
+ * ``auto`` (the default)
+ *	a registered platform source if there is one, else intel-rapl on
+ *	Intel, amd on AMD and Hygon, else none
+ *
  * A source whose probe fails, whose read fails, or whose energy counter
- * never advances (some hypervisors let the read succeed and return a
- * constant) is disabled for the package with one log line; the package
- * then has no power signal until the source changes.
+ * does not advance for 64 samples (some hypervisors let the read succeed
+ * and return a constant) is disabled for the package with one log line
+ * (the register that faulted goes to dynamic debug); the package then has
+ * no power signal until the source changes.
  *
  * Whatever the source, the sampler also looks at the package's CPUs: a CPU
  * idle for less than half the window is busy, and arch_freq_scale (updated
@@ -84,61 +101,6 @@
  * how close to its maximum frequency it ran. Frequency from
  * arch_freq_scale counts as known once any CPU reported a scale below the
  * maximum: without frequency invariance the scale stays at the maximum.
- *
- * Pressure (cpuidle_budget_pressure_from_sample())
- *
- * A power limit does not hold the power of any one moment: RAPL holds the
- * package's power, averaged with a time constant (PL1's window, Tau, 28 s
- * on most laptops, 1 s at reset), at PL1, and the short average at PL2.
- * Under PL1, joules spent now are joules a later burst will not have, so
- * the pressure follows what the limit enforces, not whether some CPU
- * happens to be busy now: a mostly idle, bursty load (typing, scrolling)
- * is held by PL1 through its average exactly like a steady one. The terms,
- * each 0..BUDGET_PRESSURE_MAX, and the pressure their largest:
- *
- * - energy budget: the package power averaged over the limit's window,
- *   as the limit averages it (cpuidle_budget_smooth()), against PL1: 0
- *   up to 85% of the limit, the maximum at the limit. Equivalently, the
- *   energy left in the window, (PL1 - average) x Tau, against 15% of the
- *   window's budget: the bias starts while there is energy left, so that
- *   what idle CPUs save is still there for the next burst instead of
- *   arriving after the limit has bitten. (6 W for 28 s is 168 J; 15% is
- *   25 J, 1.8 s of a 20 W burst above PL1.)
- * - short limit: the last sample's power against PL2, with the same
- *   ramp. PL2's own window is milliseconds, shorter than a sample, so a
- *   sample's average at PL2 means PL2 held for the whole sample.
- * - time at the limit: the throttled share of each sample (where the
- *   source counts it), averaged over an eighth of the window;
- * - limit bits: the share of samples in which the hardware reported a
- *   power limit as active, averaged likewise. An eighth of the window is
- *   long enough not to follow one PL2 burst, short enough to let go within
- *   the window once the limit stops binding;
- *
- * The turbo share (cpuidle_budget_pressure()'s @turbo) is published beside
- * the pressure, not in it: the share of samples in which the hardware
- * reported the busy CPUs held below their turbo ratio by the number of
- * active cores, averaged like the status bits above. No power limit binds then, so a joule saved
- * is not worth frequency, and the energy rule does not apply; what deeper
- * idle buys is a higher turbo bin, while the CPU stays power-gated (see
- * policy.c, "Turbo").
- *
- * The busy CPUs and their frequency are measured (debugfs) but do not
- * gate the pressure: with an average limit, the CPUs that need the budget
- * are often not busy at the moment of the sample. With no limit known,
- * no throttling and no limit bits, the pressure is 0: busy CPUs below
- * their maximum frequency on a package without a known limit are as
- * likely held there by schedutil, EPP, a thermal cap or scaling_max_freq
- * as by power, and none of those is helped by deeper idle elsewhere. Only
- * with the headroom_pressure parameter set does such a package get twice
- * the busy CPUs' frequency headroom as its pressure (for parts whose
- * power limit is invisible to the source, see msr.c).
- *
- * Override (debugfs, for tests)
- *
- * With allow_override=1 at load time, root can write a made-up sample to
- * cpuidle_budget/override, which then replaces every package's sources
- * (the pressure arithmetic still runs), and "off" to go back. See the
- * documentation for the format.
  */
 
 #include <kunit/visibility.h>
@@ -169,9 +131,6 @@
 #include "budget.h"
 #include "trace.h"
 
-/* The status bits' averages span at least this many sampling periods. */
-#define BUDGET_STATUS_PERIODS	8ULL
-
 /* Samples in a row without energy counter progress before giving up. */
 #define BUDGET_STUCK_SAMPLES	64
 
@@ -190,26 +149,6 @@ static const char * const budget_source_names[] = {
 	[BUDGET_SRC_PLATFORM] = "platform",
 	[BUDGET_SRC_NONE] = "none",
 };
-
-/**
- * cpuidle_budget_uint_param_set - set an unsigned int parameter within a range
- * @val: the text written
- * @kp: the parameter
- * @min: smallest value allowed
- * @max: largest value allowed
- *
- * Return: 0, or -EINVAL (and the parameter unchanged) for a bad value.
- */
-int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp,
-				  unsigned int min, unsigned int max)
-{
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v < min || v > max)
-		return -EINVAL;
-	*(unsigned int *)kp->arg = v;
-	return 0;
-}
 
 static enum budget_source_param budget_signals_param = BUDGET_SRC_AUTO;
 
@@ -389,119 +328,6 @@ void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *pr
 		s->window_us = BUDGET_DEFAULT_WINDOW_US;
 }
 EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_sample_from_readings);
-
-/**
- * cpuidle_budget_ewma - one step of an exponentially weighted moving average
- * @avg: the average so far
- * @sample: the new value, which held for @dt_us
- * @dt_us: time since the last step
- * @tau_us: the time constant
- *
- * Moves @avg by @dt_us / @tau_us of the way to @sample: the first-order
- * term of 1 - exp(-dt/tau), within 1% of it while the step is below 1/50
- * of the time constant (a 100 ms sample against a 28 s PL1 window is
- * 1/280), and all the way once the step is as long as the time constant.
- *
- * Return: the new average.
- */
-u32 cpuidle_budget_ewma(u32 avg, u32 sample, u64 dt_us, u64 tau_us)
-{
-	if (!tau_us || dt_us >= tau_us)
-		return sample;
-	if (sample >= avg)
-		return avg + div64_u64((u64)(sample - avg) * dt_us, tau_us);
-	return avg - div64_u64((u64)(avg - sample) * dt_us, tau_us);
-}
-EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_ewma);
-
-/**
- * cpuidle_budget_smooth - a sample's averages, from the previous sample's
- * @prev: the previous sample of the package, NULL for the first after a gap
- * @s: the new sample, its window's figures filled; its averages are set
- * @dt_us: the new sample's window
- * @period_us: the sampling period
- *
- * The power is averaged over the limit's window (see "Pressure"), the
- * throttling and the status bits over an eighth of it, but over no less
- * than BUDGET_STATUS_PERIODS sampling periods: the status bits are read at
- * one instant per sample, and a shorter time constant would let one read
- * decide. For the same reason a read stands for one period at most, even
- * after a pause in sampling.
- *
- * Until the averages have run for a time constant, each is the plain mean
- * of what was seen since the gap (the time constant used is the time
- * covered, @s->avg_us): nothing older is known, an average started at 0
- * would take a whole window (28 s on most laptops) to show a package
- * already at its limit, and one started at the first window's value would
- * take as long to forget a burst that happened to fill it.
- */
-void cpuidle_budget_smooth(const struct budget_sample *prev, struct budget_sample *s,
-			   u64 dt_us, u64 period_us)
-{
-	u32 limited = s->limit_notified ? BUDGET_PRESSURE_MAX : 0;
-	u32 turbo = s->turbo_limited ? BUDGET_PRESSURE_MAX : 0;
-	u64 tau = s->window_us ?: BUDGET_DEFAULT_WINDOW_US;
-	u64 tau_status = max(tau / 8, BUDGET_STATUS_PERIODS * period_us);
-	u64 dt_status = min(dt_us, period_us);
-
-	if (!prev) {
-		s->avg_us = dt_us;
-		s->status_us = dt_status;
-		s->avg_mw = s->power_mw;
-		s->throttle_avg = s->throttle;
-		s->limited_avg = limited;
-		s->turbo_avg = turbo;
-		return;
-	}
-	s->avg_us = prev->avg_us + dt_us;
-	s->status_us = prev->status_us + dt_status;
-	s->avg_mw = cpuidle_budget_ewma(prev->avg_mw, s->power_mw, dt_us,
-					min(tau, s->avg_us));
-	s->throttle_avg = cpuidle_budget_ewma(prev->throttle_avg, s->throttle, dt_us,
-					      min(tau_status, s->avg_us));
-	tau_status = min(tau_status, s->status_us);
-	s->limited_avg = cpuidle_budget_ewma(prev->limited_avg, limited, dt_status, tau_status);
-	s->turbo_avg = cpuidle_budget_ewma(prev->turbo_avg, turbo, dt_status, tau_status);
-}
-EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_smooth);
-
-#define BUDGET_LIMIT_RAMP_START	870	/* 85% of the limit, of 1024 */
-
-/* 0 up to 85% of @limit_mw, rising linearly to the maximum at the limit. */
-static unsigned int budget_limit_ramp(u32 power_mw, u32 limit_mw)
-{
-	u64 ratio;
-
-	if (!limit_mw || !power_mw)
-		return 0;
-	ratio = div_u64((u64)power_mw * BUDGET_PRESSURE_MAX, limit_mw);
-	if (ratio >= BUDGET_PRESSURE_MAX)
-		return BUDGET_PRESSURE_MAX;
-	if (ratio <= BUDGET_LIMIT_RAMP_START)
-		return 0;
-	return (ratio - BUDGET_LIMIT_RAMP_START) * BUDGET_PRESSURE_MAX /
-	       (BUDGET_PRESSURE_MAX - BUDGET_LIMIT_RAMP_START);
-}
-
-/**
- * cpuidle_budget_pressure_from_sample - the pressure a sample means
- * @s: the sample, its averages set
- *
- * Return: pressure, 0..BUDGET_PRESSURE_MAX (see the comment at the top).
- */
-unsigned int cpuidle_budget_pressure_from_sample(const struct budget_sample *s)
-{
-	unsigned int p;
-
-	p = max(budget_limit_ramp(s->avg_mw, s->limit_mw),
-		budget_limit_ramp(s->power_mw, s->short_limit_mw));
-	p = max3(p, s->throttle_avg, s->limited_avg);
-	p = min(p, BUDGET_PRESSURE_MAX);
-	if (!p && !s->limit_mw && !s->short_limit_mw && s->freq_known && s->headroom_alone)
-		return min(2 * min(s->headroom, BUDGET_PRESSURE_MAX), BUDGET_PRESSURE_MAX);
-	return p;
-}
-EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_pressure_from_sample);
 
 /* The sampler. */
 

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the budget governor's power signal arithmetic: the MSR
+ * decoding (msr.c), the sampler's differences (signals.c) and the pressure
+ * (pressure.c), as the cpuidle_budget_signals suite. Part of the
+ * cpuidle_budget_kunit module (policy_kunit.c).
+ */
+
+#include <kunit/test.h>
+#include <linux/cpuidle_budget.h>
+#include <linux/kernel.h>
+
+#include "../budget.h"
+
+static void rapl_units_decoded(struct kunit *test)
+{
+	struct budget_rapl_units u;
+
+	cpuidle_budget_rapl_decode_units(0x000A0E03, false, &u);
+	KUNIT_EXPECT_EQ(test, u.power_shift, 3);	/* 1/8 W */
+	KUNIT_EXPECT_EQ(test, u.energy_shift, 14);	/* ~61 uJ */
+	KUNIT_EXPECT_EQ(test, u.time_shift, 10);	/* ~977 us */
+	KUNIT_EXPECT_FALSE(test, u.atom);
+}
+
+/*
+ * Bay Trail's 0x505: on Silvermont, power unit 2^5 mW = 32 mW, energy
+ * unit 2^5 uJ = 32 uJ, time unit 1/2^0 s = 1 s (intel_rapl_common's
+ * rapl_check_unit_atom()). Read as Core units it would be 1/32 W and
+ * 1/32 J: about a thousand times too much energy.
+ */
+static void rapl_units_atom(struct kunit *test)
+{
+	struct budget_rapl_units u, core;
+	struct budget_rapl_limit l;
+
+	cpuidle_budget_rapl_decode_units(0x505, true, &u);
+	cpuidle_budget_rapl_decode_units(0x505, false, &core);
+	/* 1000 counts: 32,000 uJ on Atom, 1000/32 J = 31,250,000 uJ as Core. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_energy_uj(1000, &u), 32000ULL);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_energy_uj(1000, &core), 31250000ULL);
+	/* PL1 100 units (3.2 W), enabled, window 28 units of 1 s. */
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(15) | (28ULL << 17) | 100, &u, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_mw, 3200U);
+	KUNIT_EXPECT_TRUE(test, l.pl1_enabled);
+	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 28000000ULL);
+	/* A window field of 0 means one unit. */
+	cpuidle_budget_rapl_decode_limit(100, &u, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 1000000ULL);
+	/* The same limit register as Core units: 100/32 W. */
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(15) | 100, &core, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_mw, 3125U);
+}
+
+static const struct budget_rapl_units adl_units = {
+	.power_shift = 3, .energy_shift = 14, .time_shift = 10,
+};
+
+static void rapl_limit_decoded(struct kunit *test)
+{
+	/* PL1 15 W enabled, window 2^10 * 1/1024 s; PL2 25 W enabled; locked. */
+	u64 raw = BIT_ULL(63) | BIT_ULL(47) | (200ULL << 32) |
+		  (10ULL << 17) | BIT_ULL(15) | 120;
+	struct cpuidle_budget_reading r = {};
+	struct budget_rapl_limit l;
+
+	cpuidle_budget_rapl_decode_limit(raw, &adl_units, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_mw, 15000U);
+	KUNIT_EXPECT_TRUE(test, l.pl1_enabled);
+	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, l.pl2_mw, 25000U);
+	KUNIT_EXPECT_TRUE(test, l.pl2_enabled);
+	KUNIT_EXPECT_TRUE(test, l.locked);
+	cpuidle_budget_rapl_fill_limits(&l, &r);
+	KUNIT_EXPECT_EQ(test, r.limit_mw, 15000U);
+	KUNIT_EXPECT_EQ(test, r.limit_window_us, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, r.short_limit_mw, 25000U);
+}
+
+static void rapl_window_with_fraction(struct kunit *test)
+{
+	/* Y = 3, Z = 2: 2^3 * 1.5 = 12 time units of 1/1024 s. */
+	struct budget_rapl_limit l;
+
+	cpuidle_budget_rapl_decode_limit((2ULL << 22) | (3ULL << 17), &adl_units, &l);
+	KUNIT_EXPECT_EQ(test, l.pl1_window_us, 12ULL * 1000000 / 1024);
+	KUNIT_EXPECT_FALSE(test, l.locked);
+}
+
+static void rapl_limit_disabled(struct kunit *test)
+{
+	struct cpuidle_budget_reading r = {};
+	struct budget_rapl_limit l;
+
+	cpuidle_budget_rapl_decode_limit((200ULL << 32) | (10ULL << 17) | 120, &adl_units, &l);
+	KUNIT_EXPECT_FALSE(test, l.pl1_enabled);
+	KUNIT_EXPECT_FALSE(test, l.pl2_enabled);
+	cpuidle_budget_rapl_fill_limits(&l, &r);
+	KUNIT_EXPECT_EQ(test, r.limit_mw, 0U);
+	KUNIT_EXPECT_EQ(test, r.limit_window_us, 0ULL);
+	KUNIT_EXPECT_EQ(test, r.short_limit_mw, 0U);
+	/* Only PL2 enforced: it holds at all times, with no known window. */
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(47) | (200ULL << 32) | (10ULL << 17) | 120,
+					 &adl_units, &l);
+	cpuidle_budget_rapl_fill_limits(&l, &r);
+	KUNIT_EXPECT_EQ(test, r.limit_mw, 25000U);
+	KUNIT_EXPECT_EQ(test, r.limit_window_us, 0ULL);
+	KUNIT_EXPECT_EQ(test, r.short_limit_mw, 25000U);
+	/* Both enforced, PL2 below PL1: PL2 is the long-term limit too. */
+	cpuidle_budget_rapl_decode_limit(BIT_ULL(47) | (40ULL << 32) | BIT_ULL(15) |
+					 (10ULL << 17) | 120, &adl_units, &l);
+	cpuidle_budget_rapl_fill_limits(&l, &r);
+	KUNIT_EXPECT_EQ(test, r.limit_mw, 5000U);
+	KUNIT_EXPECT_EQ(test, r.limit_window_us, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, r.short_limit_mw, 5000U);
+}
+
+static void energy_counter_wraps(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_counter_delta(0xFFFFFF00, 0x100), 0x200U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_counter_delta(1000, 1000), 0U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_counter_delta(5, 7), 2U);
+}
+
+static void rapl_units_to_micro(struct kunit *test)
+{
+	/* 2^14 energy units of 1/2^14 J: 1 J. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_to_micro(16384, 14), 1000000ULL);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_to_micro(1, 14), 61ULL);
+	/* An extended counter far beyond 2^44 units does not overflow. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_to_micro(1ULL << 50, 14), 1000000ULL << 36);
+	/* Time units of 1/1024 s. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_rapl_to_micro(1024, 10), 1000000ULL);
+}
+
+static void energy_to_power(struct kunit *test)
+{
+	/* 1 J over 1 s: 1 W. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(1000000, 1000000), 1000U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(15000, 1000), 15000U);
+	/* Saturates rather than wraps... */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(1ULL << 50, 1000), U32_MAX);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(U64_MAX, 1), U32_MAX);
+	/* ...and an empty window has no power. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_power_mw(1000, 0), 0U);
+}
+
+static void readings_give_sample(struct kunit *test)
+{
+	struct cpuidle_budget_reading prev = {
+		.valid = CPUIDLE_BUDGET_HAS_ENERGY | CPUIDLE_BUDGET_HAS_THROTTLE,
+		.energy_uj = 5000000, .throttled_us = 100,
+	};
+	struct cpuidle_budget_reading now = {
+		.valid = CPUIDLE_BUDGET_HAS_ENERGY | CPUIDLE_BUDGET_HAS_THROTTLE |
+			 CPUIDLE_BUDGET_HAS_LIMIT | CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE,
+		.energy_uj = 5040000, .throttled_us = 1100, .limit_mw = 9000,
+		.limit_window_us = 28000000, .short_limit_mw = 29000,
+		.limit_active = true,
+	};
+	struct budget_sample s = { .busy_cpus = 3 };
+
+	/* 40 mJ in 4 ms: 10 W; throttled 1 ms of 4: 256 of 1024. */
+	cpuidle_budget_sample_from_readings(&prev, &now, 4000, &s);
+	KUNIT_EXPECT_EQ(test, s.power_mw, 10000U);
+	KUNIT_EXPECT_EQ(test, s.throttle, 256U);
+	KUNIT_EXPECT_EQ(test, s.limit_mw, 9000U);
+	KUNIT_EXPECT_EQ(test, s.window_us, 28000000ULL);
+	KUNIT_EXPECT_EQ(test, s.short_limit_mw, 29000U);
+	KUNIT_EXPECT_TRUE(test, s.limit_notified);
+	/* No turbo status in the reading: not limited. */
+	KUNIT_EXPECT_FALSE(test, s.turbo_limited);
+	KUNIT_EXPECT_EQ(test, s.busy_cpus, 3U);
+
+	now.valid |= CPUIDLE_BUDGET_HAS_TURBO_LIMIT;
+	now.turbo_limited = true;
+	now.limit_window_us = 0;
+	cpuidle_budget_sample_from_readings(&prev, &now, 4000, &s);
+	KUNIT_EXPECT_TRUE(test, s.turbo_limited);
+	/* No window given: RAPL's reset value. */
+	KUNIT_EXPECT_EQ(test, s.window_us, BUDGET_DEFAULT_WINDOW_US);
+}
+
+static void readings_missing_or_backwards(struct kunit *test)
+{
+	struct cpuidle_budget_reading prev = {
+		.valid = CPUIDLE_BUDGET_HAS_LIMIT, .energy_uj = 1,
+	};
+	struct cpuidle_budget_reading now = {
+		.valid = CPUIDLE_BUDGET_HAS_ENERGY | CPUIDLE_BUDGET_HAS_THROTTLE,
+		.energy_uj = 900000, .throttled_us = 50, .limit_mw = 7000,
+	};
+	struct budget_sample s = {};
+
+	/* Energy only in the later reading, no limit in it: no figures. */
+	cpuidle_budget_sample_from_readings(&prev, &now, 1000, &s);
+	KUNIT_EXPECT_EQ(test, s.power_mw, 0U);
+	KUNIT_EXPECT_EQ(test, s.throttle, 0U);
+	KUNIT_EXPECT_EQ(test, s.limit_mw, 0U);
+
+	/* A counter that went backwards (source restarted): no figure. */
+	prev.valid = now.valid;
+	prev.energy_uj = 1000000;
+	prev.throttled_us = 60;
+	cpuidle_budget_sample_from_readings(&prev, &now, 1000, &s);
+	KUNIT_EXPECT_EQ(test, s.power_mw, 0U);
+	KUNIT_EXPECT_EQ(test, s.throttle, 0U);
+
+	/* More throttled time than window (a late sample): all of it. */
+	prev.energy_uj = 0;
+	prev.throttled_us = 0;
+	now.throttled_us = 5000;
+	cpuidle_budget_sample_from_readings(&prev, &now, 1000, &s);
+	KUNIT_EXPECT_EQ(test, s.throttle, 1024U);
+	KUNIT_EXPECT_EQ(test, s.power_mw, 900000U);
+}
+
+static void ewma_steps(struct kunit *test)
+{
+	/* A tenth of a 1 s time constant: a tenth of the way. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(0, 1000, 100000, 1000000), 100U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(1000, 0, 100000, 1000000), 900U);
+	/* 100 ms of a 28 s window: 4000 * 100 / 28000 = 14.3. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(5000, 9000, 100000, 28000000), 5014U);
+	/* A step as long as the time constant, or none: all the way. */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(5000, 9000, 28000000, 28000000), 9000U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(5000, 9000, 1, 0), 9000U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_ewma(U32_MAX, 0, 1, 2), U32_MAX / 2 + 1);
+}
+
+static void smoothing_by_window(struct kunit *test)
+{
+	struct budget_sample prev = {
+		.avg_mw = 5000, .avg_us = 28000000, .status_us = 28000000,
+	};
+	struct budget_sample s = {
+		.power_mw = 9000, .window_us = 28000000, .throttle = 1024,
+		.limit_notified = true, .turbo_limited = true,
+	};
+
+	/*
+	 * The power over the window (100 ms of 28 s: 14 of 4000 mW), the
+	 * rest over an eighth of it (100 ms of 3.5 s: 1024 / 35 = 29.3).
+	 */
+	cpuidle_budget_smooth(&prev, &s, 100000, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 5014U);
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 29U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 29U);
+	KUNIT_EXPECT_EQ(test, s.turbo_avg, 29U);
+	KUNIT_EXPECT_EQ(test, s.avg_us, 28100000ULL);
+
+	/*
+	 * After a 10 s pause in sampling: the energy and the throttled time
+	 * were measured over the 10 s (10 / 28 of the way: +1428 mW; all the
+	 * way for the throttling), but a status bit read once still stands
+	 * for one period.
+	 */
+	cpuidle_budget_smooth(&prev, &s, 10000000, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 6428U);
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 1024U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 29U);
+
+	/* A 1 s window: the bits average over 8 periods, not 125 ms. */
+	s.window_us = 1000000;
+	cpuidle_budget_smooth(&prev, &s, 100000, 100000);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 128U);
+	KUNIT_EXPECT_EQ(test, s.turbo_avg, 128U);
+}
+
+static void smoothing_after_gap(struct kunit *test)
+{
+	struct budget_sample prev, s = {
+		.power_mw = 9000, .window_us = 28000000, .throttle = 1024,
+		.limit_notified = true,
+	};
+
+	/* The first sample after a gap: every average is its own value. */
+	cpuidle_budget_smooth(NULL, &s, 100000, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 9000U);
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 1024U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 1024U);
+	KUNIT_EXPECT_EQ(test, s.turbo_avg, 0U);
+	KUNIT_EXPECT_EQ(test, s.avg_us, 100000ULL);
+
+	/*
+	 * Then the plain mean of what was seen, until a time constant has
+	 * passed: one window at 9 W and one at 3 W are 6 W, not 9 W less
+	 * 1/280 of the difference; three, 5 W.
+	 */
+	prev = s;
+	s.power_mw = 3000;
+	s.throttle = 0;
+	s.limit_notified = false;
+	cpuidle_budget_smooth(&prev, &s, 100000, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 6000U);
+	KUNIT_EXPECT_EQ(test, s.throttle_avg, 512U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 512U);
+	prev = s;
+	cpuidle_budget_smooth(&prev, &s, 100000, 100000);
+	KUNIT_EXPECT_EQ(test, s.avg_mw, 5000U);
+	KUNIT_EXPECT_EQ(test, s.limited_avg, 342U);	/* 512 - 512 / 3 */
+}
+
+static void pressure_from_energy_budget(struct kunit *test)
+{
+	struct budget_sample s = { .limit_mw = 6000 };
+
+	/* Average at 85% of PL1 (870.4 of 1024) or below: no pressure. */
+	s.avg_mw = 5100;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+	/* 5550 mW: 947 of 1024, halfway up the ramp: (947 - 870) * 1024 / 154. */
+	s.avg_mw = 5550;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 512U);
+	s.avg_mw = 6000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
+	s.avg_mw = 9000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
+	/* Busy CPUs or none in this window: the budget binds all the same. */
+	s.avg_mw = 5550;
+	s.busy_cpus = 3;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 512U);
+	s.busy_cpus = 0;
+	/* The last window alone at the limit, the average below: none. */
+	s.avg_mw = 3000;
+	s.power_mw = 12000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+}
+
+static void pressure_from_short_limit(struct kunit *test)
+{
+	struct budget_sample s = { .limit_mw = 6000, .short_limit_mw = 20000,
+				   .avg_mw = 3000 };
+
+	/* 18 W of 20: 921 of 1024, (921 - 870) * 1024 / 154 = 339. */
+	s.power_mw = 18000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 339U);
+	s.power_mw = 20000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
+}
+
+static void pressure_from_status(struct kunit *test)
+{
+	struct budget_sample s = { .throttle_avg = 300 };
+
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 300U);
+	s.limited_avg = 700;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 700U);
+	/* Held by the turbo ratio limit: published apart, not pressure. */
+	s.turbo_avg = 800;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 700U);
+	/* The window's own figures count only through the averages. */
+	s = (struct budget_sample){ .throttle = 1024, .limit_notified = true,
+				    .turbo_limited = true };
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+}
+
+static void pressure_from_frequency_alone(struct kunit *test)
+{
+	struct budget_sample s = { .busy_cpus = 1, .freq_known = true, .headroom = 200 };
+
+	/* No limit known: frequency headroom alone is no pressure... */
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+	/* ...unless asked for: twice the headroom, saturating. */
+	s.headroom_alone = true;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 400U);
+	s.headroom = 700;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 1024U);
+	/* Not without frequency invariance. */
+	s.freq_known = false;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+	/* Nor with a known limit far away. */
+	s.freq_known = true;
+	s.limit_mw = 15000;
+	s.avg_mw = 2000;
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
+}
+
+static struct kunit_case budget_signal_cases[] = {
+	KUNIT_CASE(rapl_units_decoded),
+	KUNIT_CASE(rapl_units_atom),
+	KUNIT_CASE(rapl_limit_decoded),
+	KUNIT_CASE(rapl_window_with_fraction),
+	KUNIT_CASE(rapl_limit_disabled),
+	KUNIT_CASE(energy_counter_wraps),
+	KUNIT_CASE(rapl_units_to_micro),
+	KUNIT_CASE(energy_to_power),
+	KUNIT_CASE(readings_give_sample),
+	KUNIT_CASE(readings_missing_or_backwards),
+	KUNIT_CASE(ewma_steps),
+	KUNIT_CASE(smoothing_by_window),
+	KUNIT_CASE(smoothing_after_gap),
+	KUNIT_CASE(pressure_from_energy_budget),
+	KUNIT_CASE(pressure_from_short_limit),
+	KUNIT_CASE(pressure_from_status),
+	KUNIT_CASE(pressure_from_frequency_alone),
+	{}
+};
+
+static struct kunit_suite budget_signal_suite = {
+	.name = "cpuidle_budget_signals",
+	.test_cases = budget_signal_cases,
+};
+
+kunit_test_suite(budget_signal_suite);
