@@ -175,6 +175,8 @@ ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 # differed by 1.8 times: 3581 to 6373 loops a key burst).
 # shellcheck source=bench/rtapp.sh
 . "$CB_TOP/bench/rtapp.sh"
+# shellcheck source=tests/selftests/debugfs.sh
+. "$CB_TOP/tests/selftests/debugfs.sh"
 if [[ $SCENARIO == typing-* ]]; then
 	if [ -z "$NS_PER_LOOP" ]; then
 		NS_PER_LOOP=$(rtapp_ns_per_loop) || die "rt-app's calibration failed"
@@ -303,7 +305,7 @@ edge() {
 	for p in p_dyn_mw p_leak_mw e_dyn_mw e_leak_mw uncore_mw trans_pct; do
 		echo "$p $(cat /sys/module/emul_idle/parameters/$p)"
 	done
-	awk 'NR > 1 { t = t sep $2; sep = "," } END { print "types", t }' $CPUS
+	echo "types $(table_col $CPUS type | paste -sd,)"
 	echo "states $(cat /sys/devices/system/cpu/cpu0/cpuidle/state[0-9]*/name | paste -sd,)"
 } >"$OUT/scenario"
 

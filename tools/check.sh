@@ -24,7 +24,8 @@
 #  host-selftest-helpers.tap  the guest selftests' helpers fail on no data
 #                        (needs build/linux's KTAP helpers; seconds)
 #  static.tap            checkpatch --strict on patches/ and the project's
-#                        kernel sources, modules with W=1 and sparse, the
+#                        kernel sources, kernel-doc and the rst files
+#                        (tools/doc-check.py), modules with W=1 and sparse, the
 #                        README's "make KDIR=" build, the debug config
 #  debian-config.tap     the series under Debian's own amd64 config:
 #                        the touched objects and the governor through
@@ -37,6 +38,8 @@
 #  vm-selftests/*.tap    the selftests, in a guest booted from the kernel
 
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/tap.sh
+. "$TOP/scripts/tap.sh"
 
 start=$(date +%s)
 rm -rf "$RESULTS"
@@ -55,19 +58,6 @@ host_test() {
 	log "host test $1 done ($(elapsed))"
 }
 
-# tap_case FILE N DESCRIPTION COMMAND...: one TAP line, output as comments
-# on failure.
-tap_case() {
-	local file=$1 num=$2 desc=$3 out
-	shift 3
-	if out=$("$@" 2>&1); then
-		echo "ok $num - $desc" >>"$file"
-	else
-		echo "$out" | tail -40 | sed 's/^/# /' >>"$file"
-		echo "not ok $num - $desc" >>"$file"
-	fi
-}
-
 host_test tap-summary
 host_test kernel-tree
 host_test analysers
@@ -84,9 +74,9 @@ series_run() {
 	shift 2
 	"$TOP/tools/kernel-tree.sh" "$@" || rc=1
 	[ $rc = 0 ] || grep -q '^not ok' "$tap" 2>/dev/null ||
-		echo "not ok $(($(grep -Ec '^(not )?ok' "$tap" 2>/dev/null) + 1)) -" \
+		tap_line $(($(grep -Ec '^(not )?ok' "$tap" 2>/dev/null) + 1)) 1 \
 			"tools/kernel-tree.sh $* prepares and builds the kernel" >>"$tap"
-	sed -i "1i 1..$(series_patches "$name" | grep -c .)" "$tap"
+	tap_plan_first "$tap" "$(series_patches "$name" | grep -c .)"
 	tap_files+=("$tap")
 	return $rc
 }
@@ -116,8 +106,7 @@ host_test selftest-helpers
 # Static checks, and the out-of-tree modules the guest needs.
 static=$RESULTS/static.tap
 tap_files+=("$static")
-: >"$static"
-i=0
+tap_begin "$static"
 no_output() {
 	local out
 	out=$("$@" 2>&1)
@@ -137,8 +126,7 @@ export PATH=/usr/bin:$PATH
 # whether or not an entry covers it already (kernel/sched/ does); the
 # question is answered by the check after the loop instead.
 for p in $(series_patches); do
-	i=$((i + 1))
-	tap_case "$static" $i "checkpatch --strict: patches/$p" \
+	tap_check "checkpatch --strict: patches/$p" \
 		no_output "$KSRC/scripts/checkpatch.pl" --strict -q \
 		--ignore FILE_PATH_CHANGES "$PATCHES/$p"
 done
@@ -155,20 +143,29 @@ every_new_file_maintained() {
 	done
 	return $rc
 }
-i=$((i + 1))
-tap_case "$static" $i "every file the series adds has a maintainer in MAINTAINERS" \
+tap_check "every file the series adds has a maintainer in MAINTAINERS" \
 	every_new_file_maintained
-i=$((i + 1))
-tap_case "$static" $i "patches generated from the overlay match it (tools/gen-patches.sh --check)" \
+tap_check "patches generated from the overlay match it (tools/gen-patches.sh --check)" \
 	"$TOP/tools/gen-patches.sh" --check
 # A file on its own cannot show that its __setup() is documented: the
 # patch adding it does, and the patch check above sees that.
 for f in $(cd "$TOP" && git ls-files 'arch/*.[ch]' 'drivers/*.[ch]' 'kernel/*.[ch]' 'tests/*.[ch]'); do
-	i=$((i + 1))
-	tap_case "$static" $i "checkpatch --strict: $f" \
+	tap_check "checkpatch --strict: $f" \
 		no_output "$KSRC/scripts/checkpatch.pl" --strict -q --no-tree \
 		--ignore UNDOCUMENTED_SETUP -f "$TOP/$f"
 done
+# kernel-doc: every comment that claims its format (/**) is well formed,
+# and the rst files find the DOC: blocks they pull in, as valid reST.
+kernel_doc_clean() {
+	local f
+	for f in $(cd "$TOP" && git ls-files 'arch/*.[ch]' 'drivers/*.[ch]' 'include/*.h' 'kernel/*.[ch]'); do
+		"$KSRC/scripts/kernel-doc" -none -Wall "$TOP/$f" 2>&1 | grep -v '^Warning: Sphinx'
+	done
+}
+tap_check "kernel-doc -Wall reports nothing on the project's kernel sources" \
+	no_output kernel_doc_clean
+tap_check "the rst files' kernel-doc blocks exist and are valid reST (tools/doc-check.py)" \
+	"$TOP/tools/doc-check.py" "$KSRC" "$TOP" $(cd "$TOP" && git ls-files 'Documentation/*.rst')
 # Kbuild compiles only what changed, so on a rerun with unchanged sources
 # no compiler ran and no warning could show: every W=1 check below first
 # removes the objects it checks. ccache replays a cached compile's
@@ -197,30 +194,23 @@ governor_symbols() {
 	[ ${#objs[@]} -ge 5 ] || { echo "only ${#objs[@]} objects built"; return 1; }
 	"$TOP/tools/global-symbols.sh" "${objs[@]}"
 }
-i=$((i + 1))
-tap_case "$static" $i "out-of-tree modules build with W=1 (all compiled now), no warnings" \
+tap_check "out-of-tree modules build with W=1 (all compiled now), no warnings" \
 	no_warnings modules_rebuilt
-i=$((i + 1))
-tap_case "$static" $i "the governor's objects define no global symbol without the cpuidle_budget_ prefix" \
+tap_check "the governor's objects define no global symbol without the cpuidle_budget_ prefix" \
 	governor_symbols
-i=$((i + 1))
-tap_case "$static" $i "selftest helpers (wakeups.c, dutycycle.c) build with -Wall -Werror" \
+tap_check "selftest helpers (wakeups.c, dutycycle.c) build with -Wall -Werror" \
 	make -s -C "$TOP" helpers
-i=$((i + 1))
-tap_case "$static" $i "sparse (C=2) reports nothing on the governor" \
+tap_check "sparse (C=2) reports nothing on the governor" \
 	no_warnings kmake -s M="$TOP" "${BUDGET_KCONFIG[@]}" C=2 modules
 # The scheduler patches: W=1 on every object they touch; sparse too on the
 # x86 ones (fair.c and topology.c have sparse warnings of their own
 # upstream, none on the lines the series adds).
-i=$((i + 1))
-tap_case "$static" $i "W=1 and sparse report nothing on fake_hybrid.c, its KUnit test and itmt.c" \
+tap_check "W=1 and sparse report nothing on fake_hybrid.c, its KUnit test and itmt.c" \
 	no_warnings rebuilt_w1 C=1 arch/x86/kernel/fake_hybrid.o \
 	arch/x86/kernel/fake_hybrid_kunit.o arch/x86/kernel/itmt.o
-i=$((i + 1))
-tap_case "$static" $i "W=1 reports nothing on kernel/sched/fair.c and topology.c" \
+tap_check "W=1 reports nothing on kernel/sched/fair.c and topology.c" \
 	no_warnings rebuilt_w1 kernel/sched/fair.o kernel/sched/build_utility.o
-i=$((i + 1))
-tap_case "$static" $i "make KDIR=<test kernel> builds cpuidle_budget.ko for it (README)" \
+tap_check "make KDIR=<test kernel> builds cpuidle_budget.ko for it (README)" \
 	module_build_for "$KOBJ" "$(cat "$KOBJ/include/config/kernel.release")"
 debug_config() {
 	local obj
@@ -231,9 +221,8 @@ debug_config() {
 	rm -rf "$obj"
 	return $rc
 }
-i=$((i + 1))
-tap_case "$static" $i "the debug flavour's config (lockdep, KASAN) resolves as written" debug_config
-sed -i "1i 1..$i" "$static"
+tap_check "the debug flavour's config (lockdep, KASAN) resolves as written" debug_config
+tap_end || true
 log "static checks done ($(elapsed))"
 
 # The series under Debian's own config: what a distribution builds.
@@ -265,56 +254,57 @@ kunit_ran() {
 # need virtual time).
 vm=$RESULTS/vm.tap
 tap_files+=("$vm")
-echo "1..11" >"$vm"
-tap_case "$vm" 1 "guest selftest run: booted, finished, kernel log clean" \
+tap_begin "$vm"
+tap_check "guest selftest run: booted, finished, kernel log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
 	"$TOP/tests/guest/selftests.sh"
-# The suites each KUnit module must have run (kunit_test_suites() in
-# drivers/cpuidle/governors/budget/kunit.c, tests/emul/emul_model_kunit.c,
-# arch/x86/kernel/fake_hybrid_kunit.c).
+# The suites each KUnit module must have run (kunit_test_suite() in
+# drivers/cpuidle/governors/budget/tests/*_kunit.c,
+# tests/emul/emul_model_kunit.c, arch/x86/kernel/fake_hybrid_kunit.c).
 f=$RESULTS/vm-selftests/kunit.ktap
-tap_case "$vm" 2 "KUnit: cpuidle_budget_policy and cpuidle_budget_signals ran, no failure (kunit.py parse)" \
+tap_check "KUnit: cpuidle_budget_policy and cpuidle_budget_signals ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" cpuidle_budget_policy cpuidle_budget_signals
 tap_files+=("$f")
 f=$RESULTS/vm-selftests/kunit-emul.ktap
-tap_case "$vm" 3 "KUnit: emul_model ran, no failure (kunit.py parse)" \
+tap_check "KUnit: emul_model ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" emul_model
 tap_files+=("$f")
 # drivers/cpuidle/governor_kunit.c (patch pm/0001).
 f=$RESULTS/vm-selftests/kunit-cpuidle-core.ktap
-tap_case "$vm" 4 "KUnit: cpuidle_governor and cpuidle_reflect ran, no failure (kunit.py parse)" \
+tap_check "KUnit: cpuidle_governor and cpuidle_reflect ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" cpuidle_governor cpuidle_reflect
 tap_files+=("$f")
 # Two packages (-smp 4,sockets=2): the sampler per package, through CPU
 # hotplug, with every cross-package MSR read under the atomic-sleep checks.
-tap_case "$vm" 5 "two-package selftest run (4 CPUs, 2 sockets): booted, finished, log clean" \
+tap_check "two-package selftest run (4 CPUs, 2 sockets): booted, finished, log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name packages --smp 4,sockets=2 --timeout 600 \
 	"$TOP/tests/guest/selftests.sh" cpuidle_budget_packages
-tap_case "$vm" 6 "emulated platform selftest run (-icount, 6 CPUs): booted, finished, log clean" \
+tap_check "emulated platform selftest run (-icount, 6 CPUs): booted, finished, log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name platform --smp 6 --icount 4 --timeout 900 \
 	"$TOP/tests/guest/selftests.sh" emul_platform
-tap_case "$vm" 7 "scheduler selftest run on a faked 2P+4E part (-icount, 6 CPUs): booted, finished, log clean" \
+tap_check "scheduler selftest run on a faked 2P+4E part (-icount, 6 CPUs): booted, finished, log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name sched --smp 6 --icount 4 --timeout 900 \
 	--hybrid "$TOP/tests/guest/selftests.sh" sched_hybrid
 f=$RESULTS/vm-sched/kunit-hybrid.ktap
-tap_case "$vm" 8 "KUnit: x86_fake_hybrid ran, no failure (kunit.py parse)" \
+tap_check "KUnit: x86_fake_hybrid ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" x86_fake_hybrid
 tap_files+=("$f")
 f=$RESULTS/vm-sched/kunit-sched.ktap
-tap_case "$vm" 9 "KUnit: sched_asym_pack (built in, at boot) ran, no failure (kunit.py parse)" \
+tap_check "KUnit: sched_asym_pack (built in, at boot) ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" sched_asym_pack
 tap_files+=("$f")
-tap_case "$vm" 10 "a malformed fake_hybrid= boots as if absent (guest finished, log clean)" \
+tap_check "a malformed fake_hybrid= boots as if absent (guest finished, log clean)" \
 	"$TOP/tools/vm-run.sh" --quiet --name hybrid-refused --smp 4 --timeout 300 \
 	--append "fake_hybrid=P:0-1:1024:64,E:2-9:605:32" "$TOP/tests/guest/fake-hybrid-refused.sh"
 f=$RESULTS/vm-hybrid-refused/fake-hybrid-refused.tap
-[ -s "$f" ] || printf '1..1\nnot ok 1 - fake-hybrid-refused.sh ran in the guest\n' >"$f"
+tap_absent "$f" "fake-hybrid-refused.sh ran in the guest"
 tap_files+=("$f")
 # The same placement tests on the other shape of hybrid part: SMT P-cores,
 # where intel_pstate keeps ITMT and the knob brings the capacities.
-tap_case "$vm" 11 "scheduler selftest run on a faked part with SMT P-cores (-icount, 12 CPUs, 4 offline): booted, finished, log clean" \
+tap_check "scheduler selftest run on a faked part with SMT P-cores (-icount, 12 CPUs, 4 offline): booted, finished, log clean" \
 	"$TOP/tools/vm-run.sh" --quiet --name sched-smt --icount 4 --timeout 900 \
 	--hybrid-smt "$TOP/tests/guest/selftests.sh" sched_hybrid
+tap_end || true
 # A selftest that left no TAP behind (the guest died first) is a failure.
 for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug \
 	 "$TOP"/tests/selftests/cpuidle_budget_packages/*.sh \
@@ -327,11 +317,11 @@ for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug \
 	[[ "$t" == */emul_platform/* ]] && vmdir=vm-platform
 	[[ "$t" == */sched_hybrid/* ]] && vmdir=vm-sched
 	f=$RESULTS/$vmdir/$name.tap
-	[ -s "$f" ] || printf '1..1\nnot ok 1 - %s ran in the guest\n' "$name" >"$f"
+	tap_absent "$f" "$name ran in the guest"
 	tap_files+=("$f")
 	[[ "$t" == */sched_hybrid/* ]] || continue
 	f=$RESULTS/vm-sched-smt/$name.tap
-	[ -s "$f" ] || printf '1..1\nnot ok 1 - %s ran in the SMT guest\n' "$name" >"$f"
+	tap_absent "$f" "$name ran in the SMT guest"
 	tap_files+=("$f")
 done
 log "guest done ($(elapsed))"

@@ -17,6 +17,8 @@
 # Output: TAP on stdout. Objects in build/kobj-debian (ccache'd).
 
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/tap.sh
+. "$TOP/scripts/tap.sh"
 set +e
 
 OBJ=$BUILD/kobj-debian
@@ -59,14 +61,10 @@ check() {
 }
 
 t0=$(date +%s)
-n=0 failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
-configure m; result $? "Debian's config + CPU_IDLE_GOV_BUDGET=m + X86_FAKE_HYBRID resolves (olddefconfig)"
+tap_begin
+configure m; tap_result $? "Debian's config + CPU_IDLE_GOV_BUDGET=m + X86_FAKE_HYBRID resolves (olddefconfig)"
 KOBJ=$OBJ kmake -s modules_prepare >"$LOGS/prepare.log" 2>&1
-result $? "make modules_prepare under Debian's config"
+tap_result $? "make modules_prepare under Debian's config"
 echo "# prepared in $(( $(date +%s) - t0 )) s"
 # Built again every time: an up-to-date object prints no warnings.
 rebuild() {
@@ -74,7 +72,7 @@ rebuild() {
 	dmake -k "${OBJECTS[@]}" "$@"
 }
 check objects-m series rebuild
-result $? "W=1 C=1, governor as a module: the objects the series touches, nothing on the series' lines"
+tap_result $? "W=1 C=1, governor as a module: the objects the series touches, nothing on the series' lines"
 
 # modpost needs the kernel's exports: Debian's own Module.symvers of this
 # kernel version and config, with the CRCs the patched objects export
@@ -89,7 +87,7 @@ symvers() {
 	awk -F'\t' 'NR == FNR { ours[$2]; print; next } !($2 in ours)' \
 		"$LOGS/patched.symvers" "$stock" >"$OBJ/Module.symvers"
 }
-symvers; result $? "Module.symvers: Debian's, with the patched objects' exports"
+symvers; tap_result $? "Module.symvers: Debian's, with the patched objects' exports"
 # The module out of tree, as users build it, from a copy of the sources
 # (the work tree's objects are the test kernel's).
 module_build() {
@@ -102,11 +100,10 @@ module_build() {
 	return $rc
 }
 check module all module_build
-result $? "W=1 C=1: cpuidle_budget.ko through modpost against those exports, no warnings"
+tap_result $? "W=1 C=1: cpuidle_budget.ko through modpost against those exports, no warnings"
 echo "# module pass done at $(( $(date +%s) - t0 )) s"
-configure y; result $? "... and with CPU_IDLE_GOV_BUDGET=y"
+configure y; tap_result $? "... and with CPU_IDLE_GOV_BUDGET=y"
 check objects-y series rebuild drivers/cpuidle/governors/budget/
-result $? "W=1 C=1, governor built in: the touched objects, nothing on the series' lines"
+tap_result $? "W=1 C=1, governor built in: the touched objects, nothing on the series' lines"
 echo "# took $(( $(date +%s) - t0 )) s"
-echo "1..$n"
-exit $failed
+tap_end

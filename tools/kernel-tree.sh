@@ -7,10 +7,13 @@
 #
 # The tree is reused only when it is exactly what the current series
 # produces: its HEAD is the commit recorded for this series id (a hash of
-# the series file and every patch in it) and "git status" is clean. Any
-# other state (stale series, local edits, a half-applied "git am") is
-# reset to the pristine commit and the series is applied again. The
-# pristine commit itself is rebuilt when the tarball changes.
+# the series file and every patch in it) and "git status" is clean. A
+# stale series, stray files or a half-applied "git am" of this script's
+# is reset to the pristine commit and the series is applied again. Work
+# of a developer's (commits the script did not make, edits to tracked
+# files) stops it with a pointer to tools/export-patches.sh, unless
+# DISCARD_KERNEL_WORK=1. The pristine commit itself is rebuilt when the
+# tarball changes.
 #
 # With --build-each, the kernel is built after every patch (bisectability)
 # and a TAP line per patch is written to $RESULTS/series.tap. Objects live
@@ -35,6 +38,8 @@
 # from.
 
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/tap.sh
+. "$TOP/scripts/tap.sh"
 
 build_each=0
 alone=
@@ -143,7 +148,31 @@ tree_up_to_date() {
 		[ ! -d "$KSRC/.git/rebase-apply" ]
 }
 
+# A developer's work in the tree (README, "Editing the patches"): commits
+# that neither this script nor tools/export-patches.sh recorded, or edits
+# to tracked files. A reset would throw it away, so the script stops
+# instead, unless DISCARD_KERNEL_WORK=1. Untracked files are no work of
+# anyone's: Debian's tree ignores everything, and a new file counts once
+# it is committed.
+applied_file() {
+	echo "$KSRC/.git/cpuidle-budget-applied"
+}
+own_head() {
+	local head
+	head=$(git_k rev-parse HEAD) || return 1
+	[ "$head" = "$(git_k rev-parse 'pristine^{commit}')" ] ||
+		grep -qx "$head" "$(applied_file)" 2>/dev/null ||
+		grep -q " $head\$" "$(tree_state_file)" 2>/dev/null
+}
+keep_work() {
+	[ -d "$KSRC/.git" ] && [ "${DISCARD_KERNEL_WORK:-0}" != 1 ] || return 0
+	if [ -d "$KSRC/.git/rebase-merge" ] || ! own_head || ! git_k diff --quiet HEAD; then
+		die "$KSRC holds work that is not in patches/ (commits of its own, or edits): export it with tools/export-patches.sh, or run again with DISCARD_KERNEL_WORK=1 to throw it away"
+	fi
+}
+
 if ! pristine_ok; then
+	keep_work
 	make_pristine
 fi
 
@@ -158,12 +187,12 @@ build_log() {
 build_last() {
 	mkdir -p "$RESULTS"
 	if "$BUILD_KERNEL" >"$(build_log "$1")" 2>&1 </dev/null; then
-		echo "ok $1 - $2 applies and the kernel builds" >>"$3"
+		tap_line "$1" 0 "$2 applies and the kernel builds" >>"$3"
 		cp "$3" "$tap_out"
 		return 0
 	fi
 	tail -30 "$(build_log "$1")" >&2
-	echo "not ok $1 - $2 applies and the kernel builds" >>"$3"
+	tap_line "$1" 1 "$2 applies and the kernel builds" >>"$3"
 	cp "$3" "$tap_out"
 	die "the kernel does not build at patches/$2 (see $(build_log "$1"))"
 }
@@ -201,6 +230,7 @@ if [ -z "$alone" ] && tree_up_to_date; then
 	log "no per-patch build results for this tree and build id: applying again"
 fi
 
+keep_work
 log "applying ${alone:+series $alone of }patches/ to the pristine tree"
 rm -f "$(tree_state_file)" "$(series_tap)"
 [ -d "$KSRC/.git/rebase-apply" ] && git_k am --abort || true
@@ -225,10 +255,11 @@ while read -r patch; do
 	fi
 	if ! git_k am -q "$PATCHES/$patch"; then
 		git_k am --abort || true
-		echo "not ok $n - $patch applies" >>"$tap"
+		tap_line "$n" 1 "$patch applies" >>"$tap"
 		cp "$tap" "$tap_out"
 		die "patches/$patch does not apply"
 	fi
+	git_k rev-parse HEAD >>"$(applied_file)"
 	if [ $build_each = 1 ]; then
 		# Alone, the test config names options of the other series.
 		if [ -z "$alone" ] && [ "$n" = "$total" ]; then
@@ -237,10 +268,10 @@ while read -r patch; do
 		fi
 		# Options of later patches do not exist yet.
 		if CONFIG_UNDEFINED_OK=1 "$BUILD_KERNEL" >"$(build_log "$n")" 2>&1 </dev/null; then
-			echo "ok $n - $patch applies and the kernel builds" >>"$tap"
+			tap_line "$n" 0 "$patch applies and the kernel builds" >>"$tap"
 		else
 			tail -30 "$(build_log "$n")" >&2
-			echo "not ok $n - $patch applies and the kernel builds" >>"$tap"
+			tap_line "$n" 1 "$patch applies and the kernel builds" >>"$tap"
 			cp "$tap" "$tap_out"
 			die "the kernel does not build at patches/$patch (see $(build_log "$n"))"
 		fi
@@ -253,6 +284,8 @@ if [ $build_each = 1 ]; then
 else
 	rm -f "$(series_tap)" "$tap"
 fi
+# The last few hundred commits made are enough to recognise the tree's.
+tail -n 500 "$(applied_file)" >"$(applied_file).tmp" && mv "$(applied_file).tmp" "$(applied_file)"
 # An --alone tree is not the full series: no state file, so the next
 # plain run applies the full series again.
 [ -n "$alone" ] || echo "$(series_id) $(git_k rev-parse HEAD)" >"$(tree_state_file)"

@@ -17,6 +17,8 @@
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 T=/sys/kernel/tracing
 WAKEUPS=$CB_TOP/build/selftests/wakeups
+# shellcheck source=tests/selftests/debugfs.sh
+. "$CB_TOP/tests/selftests/debugfs.sh"
 SECS=${BENCH_SECONDS:-3}
 cd "${TMPDIR:-/tmp}" || exit 1
 
@@ -61,7 +63,7 @@ for stats in 1 0; do
 	name=budget_p1024
 	[ $stats = 1 ] && name=budget_p1024_stats
 	run_traced $name
-	echo "# $name: pressure $(awk 'NR == 2 { print $3 }' /sys/kernel/debug/cpuidle_budget/packages)"
+	echo "# $name: pressure $(table_col /sys/kernel/debug/cpuidle_budget/packages pressure 0)"
 done
 echo off >/sys/kernel/debug/cpuidle_budget/override
 printf menu >$CPUIDLE/current_governor
@@ -76,10 +78,10 @@ modprobe emul_budget || exit 1
 printf budget >$CPUIDLE/current_governor
 P=/sys/kernel/debug/cpuidle_budget/packages
 sampler_ns() {
-	awk 'NR > 1 { s += $12 } END { printf "%d\n", s }' $P
+	table_sum $P sampler_ns
 }
 samples() {
-	awk 'NR > 1 { s += $11 } END { printf "%d\n", s }' $P
+	table_sum $P samples
 }
 cyclictest -q --laptop -t 2 -a 0,3 -i 1000 -D 10 >/dev/null 2>&1 &
 a=$(sampler_ns)

@@ -28,6 +28,8 @@ PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
 PARAMS=/sys/module/emul_idle/parameters
 T=/sys/kernel/tracing
 WAKEUPS=$CB_TOP/build/selftests/wakeups
+# shellcheck source=tests/selftests/debugfs.sh
+. "$CB_TOP/tests/selftests/debugfs.sh"
 SECS=${DEMO_SECONDS:-5}
 PL1=${DEMO_PL1_MW:-15000}
 GOVERNORS=${DEMO_GOVERNORS:-ladder menu teo budget}
@@ -46,8 +48,8 @@ states() {
 # samples FILE: every 100 ms, on CPU 0: budget's package pressure, and
 # the model's power_mw, freq_scale and energy_uj.
 samples() {
-	taskset -c 0 bash -c "while :; do
-		awk 'NR == 2 { printf \"%s \", \$3 }' $PACKAGES
+	taskset -c 0 bash -c ". $CB_TOP/tests/selftests/debugfs.sh; while :; do
+		printf '%s ' \"\$(table_col $PACKAGES pressure 0)\"
 		awk '\$1 ~ /^(power_mw|freq_scale|energy_uj)\$/ { printf \"%s \", \$2 } END { print \"\" }' $PLATFORM
 		sleep 0.1; done" >"$1" 2>/dev/null &
 	echo $!
@@ -122,7 +124,8 @@ echo 16384 >$T/buffer_size_kb
 for e in power/cpu_idle power/cpu_idle_miss cpuidle_budget/cpuidle_budget_select; do
 	echo 1 >$T/events/$e/enable || exit 1
 done
-echo "# core types: $(awk 'NR > 1 { printf "%s%s ", $1, $2 }' /sys/kernel/debug/emul_idle/cpus)"
+echo "# core types: $(paste -d '' <(table_col /sys/kernel/debug/emul_idle/cpus cpu) \
+	<(table_col /sys/kernel/debug/emul_idle/cpus type) | paste -sd ' ')"
 run_scenario limited "$PL1" 55000 || exit 1
 run_scenario unlimited 500000 500000 || exit 1
 printf menu >$CPUIDLE/current_governor

@@ -79,21 +79,20 @@ done
 # none of which is true of this guest, so a skip here is a failure.
 modprobe cpuidle_budget
 printf budget >/sys/devices/system/cpu/cpuidle/current_governor
-{
-	echo "TAP version 13"
-	echo "1..1"
-	out=$("$KSRC/tools/testing/selftests/cpu-hotplug/cpu-on-off-test.sh" 2>&1)
-	rc=$?
-	echo "$out" | sed 's/^/# /'
-	gov=$(cat /sys/devices/system/cpu/cpuidle/current_governor)
-	if [ $rc = 0 ] && [ "$gov" = budget ]; then
-		echo "ok 1 cpu-hotplug/cpu-on-off-test.sh passes with budget current"
-	elif [ $rc = 4 ]; then
-		echo "not ok 1 cpu-hotplug/cpu-on-off-test.sh skipped (exit 4) in a guest that has CPU hotplug"
-	else
-		echo "not ok 1 cpu-hotplug/cpu-on-off-test.sh passes with budget current (exit $rc, governor $gov)"
-	fi
-} >"$RESULTS_DIR/cpu-hotplug.tap"
+# shellcheck source=scripts/tap.sh
+. "$CB_TOP/scripts/tap.sh"
+tap_begin "$RESULTS_DIR/cpu-hotplug.tap"
+out=$("$KSRC/tools/testing/selftests/cpu-hotplug/cpu-on-off-test.sh" 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /' | tap_out
+gov=$(cat /sys/devices/system/cpu/cpuidle/current_governor)
+if [ $rc = 4 ]; then
+	tap_result 1 "cpu-hotplug/cpu-on-off-test.sh skipped (exit 4) in a guest that has CPU hotplug"
+else
+	[ $rc = 0 ] && [ "$gov" = budget ]
+	tap_result $? "cpu-hotplug/cpu-on-off-test.sh passes with budget current (exit $rc, governor $gov)"
+fi
+tap_end
 printf menu >/sys/devices/system/cpu/cpuidle/current_governor
 rmmod cpuidle_budget
 exit 0

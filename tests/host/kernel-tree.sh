@@ -3,7 +3,9 @@
 #
 # tools/kernel-tree.sh on a small fake kernel tarball and a fake series:
 # the version check, the pristine commit, "git am" in series order, reuse
-# of an up-to-date tree, and reset of a dirty, stale or half-applied one;
+# of an up-to-date tree, and reset of a stale or half-applied one, never
+# of a developer's commits or edits, which tools/export-patches.sh writes
+# back to the patches;
 # with --build-each and a fake kernel build: a TAP line per patch, a
 # failed build on a reused tree fails (it used to pass on the cached
 # results), and cached results are dropped when the build changes;
@@ -92,11 +94,52 @@ reuses() {
 }
 ok "an up-to-date tree is reused as it is" reuses
 
-dirty_reset() {
-	echo local-edit >>"$work/linux/drivers/file.c"
-	tree && ! grep -q local-edit "$work/linux/drivers/file.c" && grep -q "applying" "$work/out"
+# A change to the series, so that the tree is stale and would be reset.
+touch_series() {
+	echo "# $1" >>"$work/patches/series"
 }
-ok "a tree with a local edit is reset and the series applied again" dirty_reset
+
+edit_kept() {
+	echo local-edit >>"$work/linux/drivers/file.c"
+	touch_series edit
+	! tree && grep -q local-edit "$work/linux/drivers/file.c" &&
+		grep -q "export it with tools/export-patches.sh" "$work/out" &&
+		DISCARD_KERNEL_WORK=1 tree && ! grep -q local-edit "$work/linux/drivers/file.c" &&
+		grep -q "applying" "$work/out"
+}
+ok "a local edit stops a reset, naming export-patches.sh; DISCARD_KERNEL_WORK=1 resets" edit_kept
+
+commit_kept() {
+	local head
+	echo five >>"$work/linux/drivers/file.c"
+	git -C "$work/linux" -c user.name=t -c user.email=t@t commit -qam "fixup! b: new file"
+	head=$(git -C "$work/linux" rev-parse HEAD)
+	touch_series commit
+	! tree && [ "$(git -C "$work/linux" rev-parse HEAD)" = "$head" ] &&
+		grep -q "commits of its own" "$work/out"
+}
+ok "a commit of a developer's stops a reset, and stays" commit_kept
+
+export_script() {
+	KSRC=$work/linux PATCHES=$work/patches "$TOP/tools/export-patches.sh" >"$work/out" 2>&1
+}
+
+# The fixup above, exported: refused while it is a commit of its own,
+# then folded in, exported into b's patch, and applied from there.
+export_round_trip() {
+	! export_script && grep -q "4 commits on pristine and patches/series names 3" "$work/out" &&
+		GIT_SEQUENCE_EDITOR=true git -C "$work/linux" -c user.name=t -c user.email=t@t \
+			rebase -q -i --autosquash pristine &&
+		export_script && grep -q "updated patches/b/0001-" "$work/out" &&
+		grep -q "^+five" "$work/patches/b/0001-"*.patch &&
+		! grep -q "^+five" "$work/patches/a/"*.patch &&
+		tree && grep -q "applying" "$work/out" && grep -q five "$work/linux/drivers/file.c" &&
+		[ "$(git -C "$work/linux" log --format=%s pristine..HEAD | tr '\n' ,)" = \
+		  "b: new file,second: four,first: TWO," ] &&
+		export_script && grep -q "0 of 3 patches changed" "$work/out"
+}
+ok "export-patches.sh writes the tree's commits back to their patches; the next run applies them" \
+	export_round_trip
 
 untracked_reset() {
 	touch "$work/linux/drivers/stray.o"

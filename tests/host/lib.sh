@@ -2,18 +2,19 @@
 #
 # TAP helpers of the host tests. Sourced, not run.
 
-n=0 failed=0
+# shellcheck source=scripts/tap.sh
+. "$TOP/scripts/tap.sh"
+tap_begin
 
 # ok DESCRIPTION COMMAND...: one TAP result, from COMMAND's exit status.
 ok() {
-	n=$((n + 1))
-	if "${@:2}"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=1; fi
+	tap_test "$@"
 }
 
 # done_testing: the plan (at the end, as TAP allows), and the exit status.
 done_testing() {
-	echo "1..$n"
-	exit $failed
+	tap_end
+	exit
 }
 
 # tools_and_scratch: the project's tools/lib.sh (paths, kmake, helpers)

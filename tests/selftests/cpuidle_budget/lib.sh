@@ -7,6 +7,8 @@
 
 # shellcheck source=tests/selftests/ktap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
+# shellcheck source=tests/selftests/debugfs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../debugfs.sh"
 
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 GOV_FILE=$CPUIDLE/current_governor
@@ -38,16 +40,13 @@ total_usage() {
 
 # Sum of budget's select() count over CPUs, from its debugfs statistics.
 budget_selects() {
-	awk 'NR > 1 { s += $2 } END { print s + 0 }' "$STATS"
+	table_sum "$STATS" selects
 }
 
 # budget_stat CPU COLUMN: CPU's value in the debugfs statistics column
-# named COLUMN in their header (selects, deeper, pressure...); nothing if
-# either is missing.
+# COLUMN (selects, deeper, pressure...); nothing if either is missing.
 budget_stat() {
-	awk -v cpu="$1" -v name="$2" '
-		NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) col = i; next }
-		col && $1 == cpu { print $col }' "$STATS" 2>/dev/null
+	table_col "$STATS" "$2" "$1"
 }
 
 # A periodic wake-up workload: two timer threads, 1 ms period, 0.3 s.

@@ -45,11 +45,9 @@ cpu_online() {
 	echo "$2" >"/sys/devices/system/cpu/cpu$1/online"
 }
 
-# pkg_field PACKAGE NAME: the column named NAME in the packages file's
-# header line, for PACKAGE.
+# pkg_field PACKAGE NAME: PACKAGE's column NAME of the packages file.
 pkg_field() {
-	awk -v p="$1" -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
-		NR > 1 && $1 == p && c { print $c }' "$PACKAGES"
+	table_col "$PACKAGES" "$2" "$1"
 }
 
 restore() {
@@ -83,7 +81,7 @@ taskset -c 1 bash -c "printf budget >$GOV_FILE" || ktap_exit_fail_msg "cannot se
 bound_to_own_package() {
 	local p cpu
 	sleep 0.2
-	[ "$(awk 'NR > 1' "$PACKAGES" | wc -l)" = 2 ] || return 1
+	[ "$(table_col "$PACKAGES" package | wc -l)" = 2 ] || return 1
 	for p in 0 1; do
 		cpu=$(pkg_field $p cpu)
 		ktap_print_msg "package $p: sampled on CPU $cpu, $(pkg_field $p samples) samples"

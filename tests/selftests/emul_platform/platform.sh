@@ -363,8 +363,7 @@ only_states all
 
 # pkg_col NAME: package 0's column NAME of budget's packages file.
 pkg_col() {
-	awk -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
-		NR == 2 && c { print $c }' $PACKAGES
+	table_col $PACKAGES "$1" 0
 }
 
 source_interface() {
@@ -372,7 +371,7 @@ source_interface() {
 	rmmod "$MODULE" 2>/dev/null
 	modprobe "$MODULE" && modprobe emul_budget || return 1
 	echo 12000 >$P/pl1_mw
-	src=$(awk 'NR == 2 { print $2 }' $PACKAGES)
+	src=$(pkg_col source)
 	set_governor budget
 	stress-ng --cpu 2 --taskset 0,1 --cpu-method nsqrt -t 1 >/dev/null 2>&1 ||
 		{ ktap_print_msg "stress-ng failed"; return 1; }
@@ -382,11 +381,11 @@ source_interface() {
 	avg=$(pkg_col avg_mw)
 	set_governor menu
 	rmmod emul_budget
-	ktap_print_msg "budget's source with emul_budget: $src, limit $limit mW over $window ms, short limit $short mW, average $avg mW; after rmmod: $(awk 'NR == 2 { print $2 }' $PACKAGES)"
+	ktap_print_msg "budget's source with emul_budget: $src, limit $limit mW over $window ms, short limit $short mW, average $avg mW; after rmmod: $(pkg_col source)"
 	[ "$src" = emul-platform ] && [ "$limit" = 12000 ] &&
 		[ "$window" = "$(cat $P/pl1_window_ms)" ] && [ "$short" = "$(cat $P/pl2_mw)" ] &&
 		[ "${avg:-0}" -gt 0 ] &&
-		[ "$(awk 'NR == 2 { print $2 }' $PACKAGES)" != emul-platform ] &&
+		[ "$(pkg_col source)" != emul-platform ] &&
 		rmmod "$MODULE"
 }
 ktap_test_result "the budget governor reads the model through cpuidle_budget_register_source(): limits, window, power" \

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The project's debugfs tables, read by column name and never by number,
+# so that a column added or moved cannot silently feed a test another
+# column: cpuidle_budget/stats and packages, emul_idle/cpus and
+# x86/fake_hybrid each have a header line that names the columns, then one
+# row per CPU or package, keyed by the first column. The key/value files
+# (emul_idle/platform, emul_blk/stats) are read by key where used.
+# Sourced, not run.
+
+# table_col FILE COLUMN [ROW]: column COLUMN of every row of FILE, one
+# value a line; with ROW, of the row whose first field is ROW only. Prints
+# nothing and fails when FILE cannot be read or its header has no COLUMN.
+table_col() {
+	[ -r "$1" ] || return 1
+	awk -v name="$2" -v row="${3-}" -v by_row="${3+1}" '
+		NR == 1 {
+			for (i = 1; i <= NF; i++)
+				if ($i == name)
+					c = i
+			if (!c)
+				exit 1
+			next
+		}
+		!by_row || $1 == row { print $c }' "$1"
+}
+
+# table_sum FILE COLUMN: the sum of column COLUMN over every row, a whole
+# number; fails as table_col does.
+table_sum() {
+	local v
+	v=$(table_col "$1" "$2") || return 1
+	echo "$v" | awk '{ s += $1 } END { printf "%d\n", s }'
+}
