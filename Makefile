@@ -43,30 +43,30 @@ dkms-source:
 
 # Regenerate the patches that add overlay files (patches/overlay).
 patches: tree
-	tools/gen-patches.sh
+	scripts/gen-patches.sh
 
 deps:
-	tools/install-deps.sh
+	scripts/install-deps.sh
 
 # build/linux: pristine 6.12 plus patches/, then the lean test kernel.
 tree: deps
-	tools/kernel-tree.sh
+	scripts/kernel-tree.sh
 
 kernel: tree
-	tools/build-kernel.sh
+	scripts/build-kernel.sh
 
 modules: kernel
-	tools/build-modules.sh
+	scripts/build-modules.sh
 
-# The bench's kernel without the series (tools/lib.sh BASELINE_PATCHES):
+# The bench's kernel without the series (scripts/lib.sh BASELINE_PATCHES):
 # pristine 6.12 and the test hook's patches that apply to it alone, in
 # build/kobj-base with the emulated platform's modules in build/stage-base
-# (BASELINE=1 selects them, also for tools/vm-run.sh). Leaves build/linux
+# (BASELINE=1 selects them, also for scripts/vm-run.sh). Leaves build/linux
 # at that tree; the next "make tree" applies the series again (the test
 # kernel in build/kobj is not touched).
 baseline: deps
-	BASELINE=1 tools/kernel-tree.sh --alone test/baseline
-	BASELINE=1 tools/build-modules.sh
+	BASELINE=1 scripts/kernel-tree.sh --alone test/baseline
+	BASELINE=1 scripts/build-modules.sh
 
 # Guest-side helper programs of the selftests and the bench.
 helpers:
@@ -77,7 +77,7 @@ helpers:
 		tests/selftests/sched_hybrid/dutycycle.c
 
 check: deps
-	tools/check.sh
+	scripts/check.sh
 
 # The A/B bench (bench/README.md): per scenario one continuous load, the
 # governors in rotated blocks, paired 95% intervals and an A/A control;
@@ -101,25 +101,25 @@ AB_RUN = bench/ab-run.sh --plot build/bench/plots build/bench/results.json \
 # and been reported.
 bench: deps modules helpers
 	rm -rf build/bench
-	tools/vm-run.sh --name bench --icount 4 --timeout 1200 tests/guest/bench.sh
-	tools/bench-report.py build/results/vm-bench build/bench/results.json
+	scripts/vm-run.sh --name bench --icount 4 --timeout 1200 bench/idle-path.sh
+	bench/bench-report.py build/results/vm-bench build/bench/results.json
 	$(AB_RUN) $(AB_SCENARIOS) || touch build/bench/ab-untrustworthy
-	tools/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 tests/guest/demo.sh
-	tools/demo-report.py build/results/vm-demo build/bench/results.json
-	tools/vm-run.sh --name bench-sched --smp 6 --icount 4 --timeout 1500 --hybrid \
-		tests/guest/bench-sched.sh
-	tools/vm-run.sh --name bench-sched-smt --icount 4 --timeout 1500 --hybrid-smt \
-		tests/guest/bench-sched.sh
+	scripts/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 bench/demo.sh
+	bench/demo-report.py build/results/vm-demo build/bench/results.json
+	scripts/vm-run.sh --name bench-sched --smp 6 --icount 4 --timeout 1500 --hybrid \
+		bench/sched.sh
+	scripts/vm-run.sh --name bench-sched-smt --icount 4 --timeout 1500 --hybrid-smt \
+		bench/sched.sh
 	$(MAKE) baseline
-	BASELINE=1 tools/vm-run.sh --name bench-sched-base --smp 6 --icount 4 --timeout 1500 \
-		--hybrid tests/guest/bench-sched.sh
-	BASELINE=1 tools/vm-run.sh --name bench-sched-smt-base --icount 4 --timeout 1500 \
-		--hybrid-smt tests/guest/bench-sched.sh
-	tools/bench-sched-report.py --baseline build/results/vm-bench-sched-base \
+	BASELINE=1 scripts/vm-run.sh --name bench-sched-base --smp 6 --icount 4 --timeout 1500 \
+		--hybrid bench/sched.sh
+	BASELINE=1 scripts/vm-run.sh --name bench-sched-smt-base --icount 4 --timeout 1500 \
+		--hybrid-smt bench/sched.sh
+	bench/bench-sched-report.py --baseline build/results/vm-bench-sched-base \
 		no_smt build/results/vm-bench-sched build/bench/results.json
-	tools/bench-sched-report.py --baseline build/results/vm-bench-sched-smt-base \
+	bench/bench-sched-report.py --baseline build/results/vm-bench-sched-smt-base \
 		smt build/results/vm-bench-sched-smt build/bench/results.json
-	tools/bench-summary.py build/results build/bench
+	bench/bench-summary.py build/results build/bench
 	@if [ -e build/bench/ab-untrustworthy ]; then \
 		echo "make bench: an A/A interval excludes 1 or a guest failed (build/bench/ab-report.md)" >&2; \
 		exit 1; fi
@@ -143,7 +143,7 @@ demo: deps modules helpers
 # Debian binary packages of the patched kernel under Debian's own config,
 # for test machines (build/deb/). Hours on 2 cores; not part of check.
 deb: deps
-	tools/make-deb.sh
+	scripts/make-deb.sh
 
 # Kbuild's clean deletes every object below M: M=$(CURDIR) would take
 # build/ (the test kernel's objects) with it.

@@ -20,7 +20,7 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "tools"))
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from benchlib import interval, paired, t95  # noqa: E402
 
 

@@ -51,7 +51,7 @@ lane() {
 		rm -rf "$TOP/build/results/vm-ab-$name"
 		echo "# ab-run: $name on $cpus CPUs"
 		# shellcheck disable=SC2086 # the job's words and AB_ARGS are words
-		"$TOP/tools/vm-run.sh" --quiet --name "ab-$name" --smp "$cpus" --icount 4 \
+		"$TOP/scripts/vm-run.sh" --quiet --name "ab-$name" --smp "$cpus" --icount 4 \
 			--timeout 3600 "$TOP/bench/ab.sh" ${jobs[i]} ${AB_ARGS:-} || rc=1
 	done
 	return $rc

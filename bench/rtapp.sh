@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # rt-app helpers shared by the benches (bench/ab.sh in the guest, and
-# tests/guest/bench-sched.sh). Sourced, not run.
+# bench/sched.sh). Sourced, not run.
 
 # rtapp_ns_per_loop: rt-app's calibration (ns per loop of its work) on
 # CPU0, printed as "pLoad = Nns"; rt-app's output is kept in

@@ -61,7 +61,7 @@ every governor but ladder picks the deep state. Each chatter thread adds
 about 1,100 wake-ups a second (a mean gap of 875 us, a run of 40 us at
 WORK_PCT 50); under -icount every one of them is paid
 from the one instruction budget all vCPUs share (about 35 us of guest
-time a wake-up: tests/guest/bench.sh's re-entry cost), so a few threads
+time a wake-up: bench/idle-path.sh's re-entry cost), so a few threads
 are what the guest can afford, not the Chromebooks' full rate.
 """
 

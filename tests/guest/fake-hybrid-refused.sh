@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of one "make check" boot with a malformed fake_hybrid= (see
-# tools/check.sh): the kernel must say what is wrong and boot as if the
+# scripts/check.sh): the kernel must say what is wrong and boot as if the
 # parameter were absent. TAP into $RESULTS_DIR/fake-hybrid-refused.tap.
 
 KSRC=$CB_TOP/build/linux

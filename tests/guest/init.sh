@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# PID 1 of the test guest (see tools/vm-run.sh). The root file system is the
+# PID 1 of the test guest (see scripts/vm-run.sh). The root file system is the
 # host's, read-only over 9p: mount scratch tmpfs where programs write, the
 # writable results share, and the staged modules over /lib/modules so that
 # modprobe finds the test kernel's modules by name. Then run the script,
@@ -45,7 +45,7 @@ export RESULTS_DIR=/run/results CB_TOP
 mapfile -d '' -t args < <(echo "$CB_ARGS" | base64 -d)
 
 # CPUs to take offline first (CB_OFFLINE, a comma-separated list; see
-# tools/vm-run.sh --hybrid-smt). A CPU that will not go is the script's
+# scripts/vm-run.sh --hybrid-smt). A CPU that will not go is the script's
 # problem to see: it runs all the same.
 for cpu in ${CB_OFFLINE//,/ }; do
 	echo 0 >/sys/devices/system/cpu/cpu"$cpu"/online ||

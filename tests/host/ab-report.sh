@@ -431,7 +431,7 @@ EOF
 }
 ok "typing: key p50's elasticity to the frequency scale within rounds, worked by hand" elastic
 
-# make bench's report.md (tools/bench-summary.py) says where the arms
+# make bench's report.md (bench/bench-summary.py) says where the arms
 # stand in every A/B scenario: the runs of the emul_args case (x as
 # budget-energy, teo as budget-lat) give the worked 1.050 [1.037, 1.063]
 # in the energy-first column and "-" where an arm is missing; the
@@ -443,7 +443,7 @@ import json, sys
 g = json.load(open(sys.argv[1]))["ab"]
 g["steady-15w@aa"] = json.load(open(sys.argv[2]))["ab"]["steady-15w"]
 json.dump({"ab": g}, open(sys.argv[3], "w"))' "$T/g/r.json" "$T/b/r.json" "$T/h/bench/results.json" &&
-		python3 "$TOP/tools/bench-summary.py" "$T/h/none" "$T/h/bench" >"$T/h/out" 2>&1 &&
+		python3 "$TOP/bench/bench-summary.py" "$T/h/none" "$T/h/bench" >"$T/h/out" 2>&1 &&
 		grep -q '^| steady-15w@args- | p_mcycles_per_s | 4 | - | - | - | - | 1.050 \[1.037, 1.063\] |$' \
 			"$T/h/bench/report.md" &&
 		grep -q '^| steady-15w@aa | p_mcycles_per_s | 4 | 0.971 \[0.971, 0.971\] (not trustworthy) |' \

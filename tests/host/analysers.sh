@@ -255,12 +255,12 @@ ok "sched-placement: a trace without scheduler events is refused" \
 	refused "$PLACEMENT" --core-types P:0-1,E:2-5 -- "no sched_switch" \
 	'          <idle>-0       [003] d.h2.   100.030000: irq_handler_entry: irq=1 name=foo'
 
-# tools/bench-sched-report.py: rt-app's light tasks, one definition each
+# bench/bench-sched-report.py: rt-app's light tasks, one definition each
 # (light0, light1, ...), are one class, shares weighted by runtime; a
 # single "light" class reads as it is; other names starting "light" are
 # not light tasks.
 light_class() {
-	python3 - "$TOP/tools/bench-sched-report.py" <<'EOF'
+	python3 - "$TOP/bench/bench-sched-report.py" <<'EOF'
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location("report", sys.argv[1])
 report = importlib.util.module_from_spec(spec)
@@ -282,14 +282,14 @@ EOF
 ok "bench-sched-report: light0, light1, ... are one light class, weighted by runtime; no time on a core type is 0%, not missing" \
 	light_class
 
-# tools/benchlib.py difference(): the knob-off rounds against the kernel
+# bench/benchlib.py difference(): the knob-off rounds against the kernel
 # without the series (bench-sched-report.py --baseline), two boots and so
 # unpaired: Welch's interval, worked by hand for [1, 2, 3] against
 # [1, 2, 3.5] (variances of the means 1/3 and 0.528, 3.8 degrees of
 # freedom taken as 3, t 3.182: -0.167 +- 2.953); None without two values a
 # side, missing values left out.
 welch() {
-	python3 - "$TOP/tools" <<'EOF'
+	python3 - "$TOP/bench" <<'EOF'
 import sys
 sys.path.insert(0, sys.argv[1])
 from benchlib import difference

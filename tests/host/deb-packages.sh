@@ -9,9 +9,9 @@
 #
 # The image carries the release with the local suffix, its kernel, and the
 # governor as a signed module for that release; its config is Debian's
-# apart from the deviations tools/lib.sh (debian_config) documents; the
+# apart from the deviations scripts/lib.sh (debian_config) documents; the
 # headers package is a build tree the README's "make KDIR=" and DKMS
-# build the module against. TAP on stdout. tools/make-deb.sh runs it after
+# build the module against. TAP on stdout. scripts/make-deb.sh runs it after
 # every build; make check does not (no packages there).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

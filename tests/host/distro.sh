@@ -77,7 +77,7 @@ ok "dkms build against it fails with the same message in its make.log" unpatched
 bad_suffix() {
 	local suffix out
 	for suffix in -Budget budget -.x "-a b"; do
-		out=$(BUILD=$T/deb-build LOCALVERSION_SUFFIX=$suffix "$TOP/tools/make-deb.sh" 2>&1) &&
+		out=$(BUILD=$T/deb-build LOCALVERSION_SUFFIX=$suffix "$TOP/scripts/make-deb.sh" 2>&1) &&
 			{ echo "# accepted '$suffix'"; return 1; }
 		echo "$out" | grep -q "LOCALVERSION_SUFFIX=$suffix: must be" ||
 			{ echo "$out" | sed 's/^/# /'; return 1; }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/global-symbols.sh, the check that the governor's global symbols
+# scripts/global-symbols.sh, the check that the governor's global symbols
 # carry its prefix, on objects made here: it must refuse one stray global
 # (the budget_* clash with drivers/media it exists for), accept what the
 # governor may define, and not mistake static or undefined symbols for
@@ -11,7 +11,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/host/lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-CHECK=$TOP/tools/global-symbols.sh
+CHECK=$TOP/scripts/global-symbols.sh
 
 # obj NAME C-SOURCE: compile C-SOURCE into $T/NAME.o.
 obj() {

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/kernel-tree.sh on a small fake kernel tarball and a fake series:
+# scripts/kernel-tree.sh on a small fake kernel tarball and a fake series:
 # the version check, the pristine commit, "git am" in series order, reuse
 # of an up-to-date tree, and reset of a stale or half-applied one, never
-# of a developer's commits or edits, which tools/export-patches.sh writes
+# of a developer's commits or edits, which scripts/export-patches.sh writes
 # back to the patches;
 # with --build-each and a fake kernel build: a TAP line per patch, a
 # failed build on a reused tree fails (it used to pass on the cached
@@ -60,7 +60,7 @@ tree() {
 	KERNEL_TARBALL=$work/${TARBALL:-good}.tar.xz KSRC=$work/linux \
 		PATCHES=$work/patches RESULTS=$work/results \
 		BUILD_KERNEL=$work/build-kernel.sh \
-		"$TOP/tools/kernel-tree.sh" "$@" >"$work/out" 2>&1
+		"$TOP/scripts/kernel-tree.sh" "$@" >"$work/out" 2>&1
 }
 
 # The fake kernel build: logs each call (the patch it built, whether
@@ -103,7 +103,7 @@ edit_kept() {
 	echo local-edit >>"$work/linux/drivers/file.c"
 	touch_series edit
 	! tree && grep -q local-edit "$work/linux/drivers/file.c" &&
-		grep -q "export it with tools/export-patches.sh" "$work/out" &&
+		grep -q "export it with scripts/export-patches.sh" "$work/out" &&
 		DISCARD_KERNEL_WORK=1 tree && ! grep -q local-edit "$work/linux/drivers/file.c" &&
 		grep -q "applying" "$work/out"
 }
@@ -121,7 +121,7 @@ commit_kept() {
 ok "a commit of a developer's stops a reset, and stays" commit_kept
 
 export_script() {
-	KSRC=$work/linux PATCHES=$work/patches "$TOP/tools/export-patches.sh" >"$work/out" 2>&1
+	KSRC=$work/linux PATCHES=$work/patches "$TOP/scripts/export-patches.sh" >"$work/out" 2>&1
 }
 
 # The fixup above, exported: refused while it is a commit of its own,

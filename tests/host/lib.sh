@@ -17,12 +17,12 @@ done_testing() {
 	exit
 }
 
-# tools_and_scratch: the project's tools/lib.sh (paths, kmake, helpers)
+# tools_and_scratch: the project's scripts/lib.sh (paths, kmake, helpers)
 # for a test that checks every failure itself (set +e), and a scratch
 # directory T, removed on exit.
 tools_and_scratch() {
-	# shellcheck source=tools/lib.sh
-	. "$TOP/tools/lib.sh"
+	# shellcheck source=scripts/lib.sh
+	. "$TOP/scripts/lib.sh"
 	set +e
 	T=$(mktemp -d)
 	trap 'rm -rf "$T"' EXIT

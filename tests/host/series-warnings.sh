@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The warning filter of tools/debian-config-check.sh (tools/lib.sh:
+# The warning filter of scripts/debian-config-check.sh (scripts/lib.sh:
 # series_added_lines, source_warnings, warnings_on_lines) on a hand-made
 # kernel tree and build log: a warning counts as the series' exactly when
 # its file and line are ones the series added, whether Kbuild printed the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/tap-summary.py on hand-made TAP and KTAP files: each way a suite
+# scripts/tap-summary.py on hand-made TAP and KTAP files: each way a suite
 # can "pass" without having run (skipped whole, no tests, a result
 # printed twice or out of order, a missing suite, a suite-level "not ok"
 # over passing cases, a top-level plan that does not match) must fail;
@@ -16,7 +16,7 @@ trap 'rm -rf "$T"' EXIT
 
 # summary FILE...: tap-summary's output in T/out, its exit status returned.
 summary() {
-	python3 "$TOP/tools/tap-summary.py" "$@" >"$T/out" 2>&1
+	python3 "$TOP/scripts/tap-summary.py" "$@" >"$T/out" 2>&1
 }
 
 # passes WANT FILE...: exit 0 and the closing line is WANT.
@@ -160,7 +160,7 @@ EOF
 ok "a KTAP file: cases counted (parameters and suites not), skip listed" \
 	passes "2 passed, 0 failed, 1 skipped" "$good_ktap"
 suites_pass() {
-	python3 "$TOP/tools/tap-summary.py" --suites "$@" >"$T/out" ||
+	python3 "$TOP/scripts/tap-summary.py" --suites "$@" >"$T/out" ||
 		{ sed 's/^/# /' "$T/out"; return 1; }
 }
 ok "--suites: both suites ran and passed" suites_pass "$good_ktap" suite_a suite_b
@@ -192,7 +192,7 @@ EOF
 suites_fail() {
 	local why=$1
 	shift
-	if ! python3 "$TOP/tools/tap-summary.py" --suites "$@" >"$T/out" &&
+	if ! python3 "$TOP/scripts/tap-summary.py" --suites "$@" >"$T/out" &&
 		grep -q "$why" "$T/out"; then
 		return 0
 	fi

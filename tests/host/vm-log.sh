@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The verdict of tools/vm-run.sh (--check-log) on hand-made results
+# The verdict of scripts/vm-run.sh (--check-log) on hand-made results
 # directories: a clean boot log passes; each kind of kernel splat (WARN,
 # BUG, Oops, a bare Call Trace, KASAN, UBSAN, a panic, a general
 # protection fault, lockdep, RCU) fails the run, whether it is in the
@@ -45,7 +45,7 @@ run_dir() {
 }
 
 check_log() {
-	"$TOP/tools/vm-run.sh" --check-log "$1" >"$T/out" 2>&1
+	"$TOP/scripts/vm-run.sh" --check-log "$1" >"$T/out" 2>&1
 }
 
 passes() {

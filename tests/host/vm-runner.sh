@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/vm-run.sh against guests that behave well and badly: a clean run
+# scripts/vm-run.sh against guests that behave well and badly: a clean run
 # passes and returns the guest's output; a WARN, a BUG, an Oops, a bare
 # Call Trace or a KASAN report in the kernel log, a guest that never
 # finishes and a failing guest script each fail the run. Eight short
@@ -13,7 +13,7 @@ probe=$TOP/tests/host/guest/runner-probe.sh
 # shellcheck source=tests/host/lib.sh
 . "$TOP/tests/host/lib.sh"
 run() {
-	"$TOP/tools/vm-run.sh" --smp 1 --name "runner-$1" --timeout "${2:-120}" "$probe" "$1" \
+	"$TOP/scripts/vm-run.sh" --smp 1 --name "runner-$1" --timeout "${2:-120}" "$probe" "$1" \
 		>"$TOP/build/results/runner-$1.out" 2>&1
 }
 

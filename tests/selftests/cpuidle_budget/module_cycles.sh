@@ -5,7 +5,7 @@
 # select, idle, switch away, rmmod; once without switching away (refused,
 # nothing changes); and rmmod racing with writes to current_governor (no
 # CPU may call into a departed governor: the kernel log must stay clean,
-# which tools/vm-run.sh checks).
+# which scripts/vm-run.sh checks).
 
 DIR=$(dirname "$0")
 . "$DIR/lib.sh"

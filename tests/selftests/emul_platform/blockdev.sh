@@ -17,7 +17,7 @@ cd "${TMPDIR:-/tmp}" || exit 1
 
 ktap_print_header
 ktap_set_plan 5
-command -v fio >/dev/null || ktap_exit_fail_msg "fio is not installed (tools/install-deps.sh)"
+command -v fio >/dev/null || ktap_exit_fail_msg "fio is not installed (scripts/install-deps.sh)"
 modprobe -n -q emul_blk || ktap_exit_fail_msg "no module emul_blk"
 module_loaded emul_blk && ktap_exit_fail_msg "emul_blk is already loaded"
 trap 'rmmod emul_blk 2>/dev/null' EXIT

@@ -12,7 +12,7 @@
 # Every comparison first checks that its runs ran: stress-ng exited 0 and
 # wrote this run's bogo-ops (run.yaml is removed before each run), the
 # model's figures were read. make check runs this in the guest it was
-# written for (tools/check.sh: 6 CPUs, -icount), so another CPU count is a
+# written for (scripts/check.sh: 6 CPUs, -icount), so another CPU count is a
 # failure, not a skip.
 
 DIR=$(dirname "$0")
@@ -217,8 +217,14 @@ echo 1 >$P/power_model || ktap_exit_fail_msg "cannot start the power model"
 read_at() {
 	local e c b k t
 	read -r e c b k t < <(awk '
-		$1 == "energy_uj" { e = $2 } $1 == "pkg_idle_us" { k = $2 }
-		$1 == "time_us" { t = $2 } $1 == "0" && $2 == "P" { c = $3; b = $4 }
+		FILENAME == ARGV[1] {
+			if ($1 == "energy_uj") e = $2
+			if ($1 == "pkg_idle_us") k = $2
+			if ($1 == "time_us") t = $2
+			next
+		}
+		FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["cpu"] == "0" && $col["type"] == "P" { c = $col["mcycles"]; b = $col["busy_ms"] }
 		END { print e, c, b, k, t }' $PLATFORM /sys/kernel/debug/emul_idle/cpus)
 	printf -v "e$1" '%s' "$e"
 	printf -v "c$1" '%s' "$c"

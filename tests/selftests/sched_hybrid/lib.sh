@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers shared by the sched_hybrid selftest and tests/guest/bench-sched.sh.
+# Helpers shared by the sched_hybrid selftest and bench/sched.sh.
 # Sourced, not run. The placement summary helpers (field, share, ran,
 # at_least) read tools/sched-placement's JSON in $OUT and need ../ktap.sh;
 # tests/host/selftest-helpers.sh runs them on the host.
@@ -8,11 +8,24 @@
 TRACING=/sys/kernel/tracing
 HYBRID=/sys/kernel/debug/x86/fake_hybrid
 DUTY=${CB_TOP:?}/build/selftests/dutycycle
+# shellcheck source=tests/selftests/debugfs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../debugfs.sh"
+
+# hybrid_table COLUMN...: the fake_hybrid hook's table, these columns of
+# every possible CPU, by name, one CPU a line.
+hybrid_table() {
+	local c cols=()
+	for c in "$@"; do
+		cols+=(<(table_col $HYBRID "$c"))
+	done
+	paste -d ' ' "${cols[@]}"
+}
 
 # core_type_cpus TYPE: the online CPUs the fake_hybrid hook made P or E,
 # as a list ("2,3,4,5"). The hook lists every possible CPU; with SMT, the
 # E-cores' second threads are offline.
 core_type_cpus() {
+	hybrid_table cpu type |
 	awk -v t="$1" -v online="$(cat /sys/devices/system/cpu/online)" '
 		BEGIN {
 			n = split(online, r, ",")
@@ -22,7 +35,7 @@ core_type_cpus() {
 					on[c] = 1
 			}
 		}
-		NR > 1 && $2 == t && ($1 in on) { printf "%s%s", sep, $1; sep = "," }' $HYBRID
+		$2 == t && ($1 in on) { printf "%s%s", sep, $1; sep = "," }'
 }
 
 # hybrid_smt: the faked part has SMT P-cores (CPU 0 has a sibling online).

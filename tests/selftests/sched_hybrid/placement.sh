@@ -3,7 +3,7 @@
 #
 # Task placement on a faked hybrid part (fake_hybrid= on the kernel command
 # line, -icount), of either shape: 2P+4E with one thread per core (6 CPUs,
-# tools/vm-run.sh --hybrid), or with two threads per P-core (12 CPUs, the
+# scripts/vm-run.sh --hybrid), or with two threads per P-core (12 CPUs, the
 # E-cores' second threads offline, --hybrid-smt); observed
 # from sched_switch/sched_migrate_task traces through tools/sched-placement:
 #
@@ -61,7 +61,7 @@ cd "${TMPDIR:-/tmp}" || exit 1
 
 ktap_print_header
 ktap_set_plan 10
-# make check boots this guest with fake_hybrid= (tools/vm-run.sh --hybrid):
+# make check boots this guest with fake_hybrid= (scripts/vm-run.sh --hybrid):
 # a missing file is the hook or the knob broken, not another machine.
 if [ ! -r $HYBRID ] || [ ! -w $KNOB ]; then
 	ktap_exit_fail_msg "no $HYBRID or no writable $KNOB: the fake_hybrid= hook or the knob is broken"
@@ -287,7 +287,7 @@ two_heavy_four_light() {
 
 # capacities: each possible CPU's type and capacity, "P:1024 ... E:605 ".
 capacities() {
-	awk 'NR > 1 { printf "%s:%s ", $2, $3 }' $HYBRID
+	hybrid_table type capacity | awk '{ printf "%s:%s ", $1, $2 }'
 }
 
 # 1: the hook's topology. The domains with the knob off ($off_flags) are
@@ -338,14 +338,14 @@ ktap_test_result "sched_itmt_efficiency_first is 0 by default and refuses 2, -1 
 	[ $bad_ok = 1 ]
 
 # 4: priorities reversed when on, restored exactly when off.
-prio_before=$(awk 'NR > 1 { print $4 }' $HYBRID | tr '\n' ' ')
+prio_before=$(table_col $HYBRID priority | tr '\n' ' ')
 set_knob 1
-prio_on=$(awk 'NR > 1 { print $4 }' $HYBRID | tr '\n' ' ')
-e_over_p=$(awk 'NR > 1 { if ($2 == "E") { if (mine == "" || $4 < mine) mine = $4 }
-	else { if (maxp == "" || $4 > maxp) maxp = $4 } }
-	END { print (mine > maxp) ? 1 : 0 }' $HYBRID)
+prio_on=$(table_col $HYBRID priority | tr '\n' ' ')
+e_over_p=$(hybrid_table type priority | awk '{ if ($1 == "E") { if (mine == "" || $2 < mine) mine = $2 }
+	else { if (maxp == "" || $2 > maxp) maxp = $2 } }
+	END { print (mine > maxp) ? 1 : 0 }')
 set_knob 0
-prio_after=$(awk 'NR > 1 { print $4 }' $HYBRID | tr '\n' ' ')
+prio_after=$(table_col $HYBRID priority | tr '\n' ' ')
 ktap_print_msg "priorities: off $prio_before/ on $prio_on/ off again $prio_after"
 all "knob on puts every E-core's priority above every P-core's; off restores them" \
 	'[ "$e_over_p" = 1 ]' '[ "$prio_before" = "$prio_after" ]' '[ "$prio_on" != "$prio_before" ]'

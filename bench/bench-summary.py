@@ -19,8 +19,9 @@ import os
 import subprocess
 import sys
 
-TOOLS = os.path.dirname(os.path.realpath(__file__))
-sys.path.insert(0, TOOLS)
+BENCH = os.path.dirname(os.path.realpath(__file__))
+TOOLS = os.path.join(BENCH, "..", "tools")
+sys.path.insert(0, BENCH)
 from benchlib import update_results  # noqa: E402
 GOVERNORS = ("ladder", "menu", "teo", "budget")
 

@@ -37,7 +37,7 @@ commit_patch() {
 	shift 2
 	g read-tree "$parent"
 	if [ $# -gt 0 ]; then
-		python3 "$TOP/tools/patch-filter.py" "$@" <"$patch" >"$tmp/apply.patch"
+		python3 "$TOP/scripts/patch-filter.py" "$@" <"$patch" >"$tmp/apply.patch"
 	else
 		cp "$patch" "$tmp/apply.patch"
 	fi

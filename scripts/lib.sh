@@ -40,7 +40,7 @@ debian_headers() {
 	echo "linux-headers-${v%%-*}+deb12-amd64"
 }
 # Debian's own amd64 kernel config (package linux-config-6.12), the base
-# of the distribution builds: tools/debian-config-check.sh, tools/make-deb.sh.
+# of the distribution builds: scripts/debian-config-check.sh, scripts/make-deb.sh.
 DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
 
 # debian_config OBJDIR OPTION...: Debian's config in OBJDIR/.config with
@@ -120,7 +120,7 @@ series_patches() {
 
 # The bench's kernel without the series: pristine 6.12 and the test hook's
 # patches that apply to it alone (a list for series_patches), built by
-# "BASELINE=1 tools/kernel-tree.sh --alone $BASELINE_PATCHES" (make
+# "BASELINE=1 scripts/kernel-tree.sh --alone $BASELINE_PATCHES" (make
 # baseline), so that it fakes the same hybrid parts.
 BASELINE_PATCHES=test/baseline
 
@@ -144,7 +144,7 @@ kconfig_merge() {
 	shift
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null &&
 		KOBJ=$obj kmake -s olddefconfig >/dev/null &&
-		KSRC=$KSRC "$TOP/tools/kernel-config-check.sh" "$obj/.config" "$@"
+		KSRC=$KSRC "$TOP/scripts/kernel-config-check.sh" "$obj/.config" "$@"
 }
 
 # series_added_lines: "path:line" for every line the series adds to the

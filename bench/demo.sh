@@ -16,7 +16,7 @@
 # $RESULTS_DIR/demo/<scenario>-<governor>/ (with idle.trace, the
 # power:cpu_idle, cpu_idle_miss and cpuidle_budget:cpuidle_budget_select
 # events of the run, and demo/sysfs, the state table, for tools/cpuidle-analyze);
-# tools/demo-report.py turns them into the table and
+# bench/demo-report.py turns them into the table and
 # build/bench/results.json.
 #
 # Environment: DEMO_SECONDS (default 5) per run, DEMO_PL1_MW (default

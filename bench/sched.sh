@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest side of the scheduler half of "make bench", on a faked hybrid part
-# of either shape (tools/vm-run.sh --hybrid: 2P+4E, one thread per core;
+# of either shape (scripts/vm-run.sh --hybrid: 2P+4E, one thread per core;
 # --hybrid-smt: 2 P-cores of two threads and 4 E-cores), -icount, with the
 # emulated platform's power model running far from its limits, so that it
 # counts energy without throttling anyone.
@@ -53,7 +53,7 @@
 #   trace-WORKLOAD-MODE-R.txt       the trace itself, with --keep-traces
 #                                   (the second argument)
 #
-# tools/bench-sched-report.py turns these into build/bench/results.json.
+# bench/bench-sched-report.py turns these into build/bench/results.json.
 
 # shellcheck source=tests/selftests/sched_hybrid/lib.sh
 . "$CB_TOP/tests/selftests/sched_hybrid/lib.sh"
@@ -79,8 +79,8 @@ else
 fi
 # The power model's core types, P-cores first, as the hook's table says:
 # every possible CPU (offline E-core threads draw nothing while offline).
-np=$(awk 'NR > 1 && $2 == "P"' $HYBRID | wc -l)
-ne=$(awk 'NR > 1 && $2 == "E"' $HYBRID | wc -l)
+np=$(table_col $HYBRID type | grep -c '^P$')
+ne=$(table_col $HYBRID type | grep -c '^E$')
 # rt-app's unit of work, measured before the power model runs (see
 # bench/rtapp.sh for what a guessed one did to a 10 ms "runtime").
 NS_PER_LOOP=$(rtapp_ns_per_loop) || exit 1

@@ -4,7 +4,7 @@
 
 bench-sched-report.py [--baseline BASE_DIR] SHAPE RESULTS_DIR OUT_JSON
 
-RESULTS_DIR is what tests/guest/bench-sched.sh left on a faked part of
+RESULTS_DIR is what bench/sched.sh left on a faked part of
 SHAPE ("no_smt" or "smt"): per round and per setting of
 kernel.sched_itmt_efficiency_first (off, on), rt-app's runs of two
 workloads ("light": 4 tasks, 10 ms of work every 100 ms; "mixed": the same
@@ -187,7 +187,7 @@ def main():
             entry["base"] = {"per_round": values, **(mean_interval(values) or {})}
             entry["off_minus_base"] = difference([d[key] for d in per["off"]], values)
         out[key] = entry
-    out["how"] = (f"faked hybrid part ({shape}; tools/vm-run.sh --hybrid"
+    out["how"] = (f"faked hybrid part ({shape}; scripts/vm-run.sh --hybrid"
                   f"{'-smt' if shape == 'smt' else ''}), QEMU -icount shift 4, one boot, "
                   f"{len(rounds)} rounds, off and on alternating first; rt-app: 4 light "
                   "tasks (10 ms of every 100 ms), alone and with 2 CPU-bound tasks, "

@@ -6,7 +6,7 @@
 # in a git worktree of its own, build/linux-deb, so that make check
 # resetting build/linux does not pull the sources from under an
 # hours-long build; unchanged files keep their times) configured with
-# Debian's own amd64 config (tools/lib.sh debian_config: no debug info,
+# Debian's own amd64 config (scripts/lib.sh debian_config: no debug info,
 # no Debian certificates), the governor as a module, and a local version
 # suffix so the kernel installs next to Debian's own:
 #
@@ -41,8 +41,8 @@ SUFFIX=${LOCALVERSION_SUFFIX:--budget}
 	die "LOCALVERSION_SUFFIX=$SUFFIX: must be '-' then lower-case letters, digits, '.', '+' or '-' (it becomes part of the package names)"
 
 # dpkg-buildpackage and the dh_* tools that the kernel's debian/rules calls.
-"$TOP/tools/install-deps.sh" dpkg-dev debhelper rsync
-"$TOP/tools/kernel-tree.sh"
+"$TOP/scripts/install-deps.sh" dpkg-dev debhelper rsync
+"$TOP/scripts/kernel-tree.sh"
 series_head=$(git -C "$KSRC" rev-parse HEAD)
 # A worktree left from an earlier build/linux (unpacked anew since) is
 # no longer one: checked out again from scratch.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn the raw figures of tests/guest/demo.sh into the demo's table and
+"""Turn the raw figures of bench/demo.sh into the demo's table and
 the "scenarios" key of build/bench/results.json.
 
 demo-report.py RESULTS_DIR JSON_OUT
@@ -165,7 +165,7 @@ def main():
     update_results(out, {
         "scenarios": scenarios,
         "scenarios_method": (
-            "tests/guest/demo.sh under -icount: 2 stress-ng workers on the P-cores, "
+            "bench/demo.sh under -icount: 2 stress-ng workers on the P-cores, "
             "cyclictest and cross-CPU wake-ups on the E-cores, the same run per governor; "
             "energy, power and time at limit from the emulated platform's model "
             "(tests/emul)")})

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Pieces shared by the bench's report scripts (tools/demo-report.py,
-tools/bench-report.py, tools/bench-sched-report.py, tools/bench-summary.py,
+"""Pieces shared by the bench's report scripts (bench/demo-report.py,
+bench/bench-report.py, bench/bench-sched-report.py, bench/bench-summary.py,
 bench/ab-report.py).
 """
 

@@ -6,7 +6,7 @@
 # (early wake-ups from tests/selftests/cpuidle_budget/wakeups.c on CPU 2,
 # cyclictest timers on CPUs 0 and 3) with the power:cpu_idle and
 # sched:sched_switch and timer:hrtimer_start/cancel events recorded;
-# tools/bench-report.py measures the idle re-entry path from them. Then
+# bench/bench-report.py measures the idle re-entry path from them. Then
 # budget twice more at pressure 1024 (the signal override), with and
 # without the bias statistics: with them, every selection also works out
 # the pressure-0 choice, as every selection under pressure did before

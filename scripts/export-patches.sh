@@ -14,7 +14,7 @@
 # patch adds no more are named, for "git rm". Ends with gen-patches.sh's
 # check that patches and overlay agree.
 #
-# The tree's HEAD is then recorded as exported: tools/kernel-tree.sh
+# The tree's HEAD is then recorded as exported: scripts/kernel-tree.sh
 # replaces an exported tree with a fresh application of patches/ (the
 # same commits' content), while it refuses to reset a tree that holds
 # work not yet exported.
@@ -77,4 +77,4 @@ for i in "${!commits[@]}"; do
 done
 log "$changed of ${#patches[@]} patches changed"
 gk rev-parse HEAD >>"$KSRC/.git/cpuidle-budget-applied"
-[ ! -f "$PATCHES/overlay" ] || "$TOP/tools/gen-patches.sh" --check
+[ ! -f "$PATCHES/overlay" ] || "$TOP/scripts/gen-patches.sh" --check

@@ -11,7 +11,7 @@
 # stale series, stray files or a half-applied "git am" of this script's
 # is reset to the pristine commit and the series is applied again. Work
 # of a developer's (commits the script did not make, edits to tracked
-# files) stops it with a pointer to tools/export-patches.sh, unless
+# files) stops it with a pointer to scripts/export-patches.sh, unless
 # DISCARD_KERNEL_WORK=1. The pristine commit itself is rebuilt when the
 # tarball changes.
 #
@@ -63,7 +63,7 @@ else
 fi
 # The kernel build at each patch; tests/host/kernel-tree.sh puts a fake
 # one here.
-BUILD_KERNEL=${BUILD_KERNEL:-$TOP/tools/build-kernel.sh}
+BUILD_KERNEL=${BUILD_KERNEL:-$TOP/scripts/build-kernel.sh}
 
 git_k() {
 	git -C "$KSRC" -c user.name="$PROJECT_IDENT" \
@@ -119,7 +119,7 @@ series_id() {
 build_id() {
 	(series_id
 	 echo "DEBUG=${DEBUG:-0} KOBJ=$KOBJ"
-	 cat "$BUILD_KERNEL" "$TOP/tools/lib.sh" "$TOP/tools/kernel-config-check.sh"
+	 cat "$BUILD_KERNEL" "$TOP/scripts/lib.sh" "$TOP/scripts/kernel-config-check.sh"
 	 gcc --version | head -1
 	 make --version | head -1) | sha256sum | cut -c1-16
 }
@@ -149,7 +149,7 @@ tree_up_to_date() {
 }
 
 # A developer's work in the tree (README, "Editing the patches"): commits
-# that neither this script nor tools/export-patches.sh recorded, or edits
+# that neither this script nor scripts/export-patches.sh recorded, or edits
 # to tracked files. A reset would throw it away, so the script stops
 # instead, unless DISCARD_KERNEL_WORK=1. Untracked files are no work of
 # anyone's: Debian's tree ignores everything, and a new file counts once
@@ -167,7 +167,7 @@ own_head() {
 keep_work() {
 	[ -d "$KSRC/.git" ] && [ "${DISCARD_KERNEL_WORK:-0}" != 1 ] || return 0
 	if [ -d "$KSRC/.git/rebase-merge" ] || ! own_head || ! git_k diff --quiet HEAD; then
-		die "$KSRC holds work that is not in patches/ (commits of its own, or edits): export it with tools/export-patches.sh, or run again with DISCARD_KERNEL_WORK=1 to throw it away"
+		die "$KSRC holds work that is not in patches/ (commits of its own, or edits): export it with scripts/export-patches.sh, or run again with DISCARD_KERNEL_WORK=1 to throw it away"
 	fi
 }
 

@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # "make check": everything, from a fresh clone. Each step writes TAP into
-# build/results; tools/tap-summary.py counts it all and prints the closing
+# build/results; scripts/tap-summary.py counts it all and prints the closing
 # "N passed, N failed" line. A step that cannot run is a failure, never a
 # silent skip: tap-summary fails a suite that skipped whole or ran
 # nothing, and lists every skipped test.
 #
-#  host-tap-summary.tap  tools/tap-summary.py on hand-made TAP and KTAP
+#  host-tap-summary.tap  scripts/tap-summary.py on hand-made TAP and KTAP
 #                        files: what did not run never passes (seconds)
-#  host-kernel-tree.tap  tools/kernel-tree.sh on a fake tree (seconds)
+#  host-kernel-tree.tap  scripts/kernel-tree.sh on a fake tree (seconds)
 #  host-series-warnings.tap  the warning filter of the Debian config check
 #                        on a hand-made tree and log (seconds)
 #  host-analysers.tap    tools/cpuidle-analyze and tools/sched-placement on
@@ -25,14 +25,14 @@
 #                        (needs build/linux's KTAP helpers; seconds)
 #  static.tap            checkpatch --strict on patches/ and the project's
 #                        kernel sources, kernel-doc and the rst files
-#                        (tools/doc-check.py), modules with W=1 and sparse, the
+#                        (scripts/doc-check.py), modules with W=1 and sparse, the
 #                        README's "make KDIR=" build, the debug config
 #  debian-config.tap     the series under Debian's own amd64 config:
 #                        the touched objects and the governor through
-#                        modpost, W=1 and sparse (tools/debian-config-check.sh)
-#  host-vm-log.tap       the kernel-log check of tools/vm-run.sh on
+#                        modpost, W=1 and sparse (scripts/debian-config-check.sh)
+#  host-vm-log.tap       the kernel-log check of scripts/vm-run.sh on
 #                        hand-made logs: every kind of splat (seconds)
-#  host-vm-runner.tap    tools/vm-run.sh catches splats, hangs, failures
+#  host-vm-runner.tap    scripts/vm-run.sh catches splats, hangs, failures
 #  host-distro.tap       DKMS against the test kernel, the clear stop on
 #                        an unpatched kernel (tests/host/distro.sh)
 #  vm-selftests/*.tap    the selftests, in a guest booted from the kernel
@@ -66,16 +66,16 @@ host_test series-warnings
 host_test global-symbols
 host_test vm-log
 
-# series_run TAP NAME ARGS...: tools/kernel-tree.sh ARGS, its per-patch
+# series_run TAP NAME ARGS...: scripts/kernel-tree.sh ARGS, its per-patch
 # results in TAP with a plan for the patches of NAME (all when empty);
 # whatever failed, TAP says so. Fails if the run did.
 series_run() {
 	local tap=$1 name=$2 rc=0
 	shift 2
-	"$TOP/tools/kernel-tree.sh" "$@" || rc=1
+	"$TOP/scripts/kernel-tree.sh" "$@" || rc=1
 	[ $rc = 0 ] || grep -q '^not ok' "$tap" 2>/dev/null ||
 		tap_line $(($(grep -Ec '^(not )?ok' "$tap" 2>/dev/null) + 1)) 1 \
-			"tools/kernel-tree.sh $* prepares and builds the kernel" >>"$tap"
+			"scripts/kernel-tree.sh $* prepares and builds the kernel" >>"$tap"
 	tap_plan_first "$tap" "$(series_patches "$name" | grep -c .)"
 	tap_files+=("$tap")
 	return $rc
@@ -145,8 +145,8 @@ every_new_file_maintained() {
 }
 tap_check "every file the series adds has a maintainer in MAINTAINERS" \
 	every_new_file_maintained
-tap_check "patches generated from the overlay match it (tools/gen-patches.sh --check)" \
-	"$TOP/tools/gen-patches.sh" --check
+tap_check "patches generated from the overlay match it (scripts/gen-patches.sh --check)" \
+	"$TOP/scripts/gen-patches.sh" --check
 # A file on its own cannot show that its __setup() is documented: the
 # patch adding it does, and the patch check above sees that.
 for f in $(cd "$TOP" && git ls-files 'arch/*.[ch]' 'drivers/*.[ch]' 'kernel/*.[ch]' 'tests/*.[ch]'); do
@@ -164,8 +164,9 @@ kernel_doc_clean() {
 }
 tap_check "kernel-doc -Wall reports nothing on the project's kernel sources" \
 	no_output kernel_doc_clean
-tap_check "the rst files' kernel-doc blocks exist and are valid reST (tools/doc-check.py)" \
-	"$TOP/tools/doc-check.py" "$KSRC" "$TOP" $(cd "$TOP" && git ls-files 'Documentation/*.rst')
+mapfile -t rst_files < <(cd "$TOP" && git ls-files 'Documentation/*.rst')
+tap_check "the rst files' kernel-doc blocks exist and are valid reST (scripts/doc-check.py)" \
+	"$TOP/scripts/doc-check.py" "$KSRC" "$TOP" "${rst_files[@]}"
 # Kbuild compiles only what changed, so on a rerun with unchanged sources
 # no compiler ran and no warning could show: every W=1 check below first
 # removes the objects it checks. ccache replays a cached compile's
@@ -176,7 +177,7 @@ tap_check "the rst files' kernel-doc blocks exist and are valid reST (tools/doc-
 modules_rebuilt() {
 	kmake -s M="$TOP/drivers/cpuidle/governors/budget" "${BUDGET_KCONFIG[@]}" clean &&
 		kmake -s M="$TOP/tests/emul" clean &&
-		"$TOP/tools/build-modules.sh"
+		"$TOP/scripts/build-modules.sh"
 }
 # rebuilt_w1 OBJECT...: the in-tree OBJECTs compiled now, with W=1 (and
 # the rest of the arguments of kmake).
@@ -192,7 +193,7 @@ governor_symbols() {
 	local objs=()
 	mapfile -t objs < <(find "$TOP/drivers/cpuidle/governors/budget" -name '*.o' ! -name '*.mod.o')
 	[ ${#objs[@]} -ge 5 ] || { echo "only ${#objs[@]} objects built"; return 1; }
-	"$TOP/tools/global-symbols.sh" "${objs[@]}"
+	"$TOP/scripts/global-symbols.sh" "${objs[@]}"
 }
 tap_check "out-of-tree modules build with W=1 (all compiled now), no warnings" \
 	no_warnings modules_rebuilt
@@ -227,7 +228,7 @@ log "static checks done ($(elapsed))"
 
 # The series under Debian's own config: what a distribution builds.
 tap_files+=("$RESULTS/debian-config.tap")
-"$TOP/tools/debian-config-check.sh" >"$RESULTS/debian-config.tap" \
+"$TOP/scripts/debian-config-check.sh" >"$RESULTS/debian-config.tap" \
 	2>"$RESULTS/debian-config.stderr" || true
 log "Debian config check done ($(elapsed))"
 
@@ -246,7 +247,7 @@ kunit_ran() {
 	[ -s "$f" ] || printf 'KTAP version 1\n1..1\nnot ok 1 %s: the KUnit module ran in the guest\n' \
 		"${f##*/}" >"$f"
 	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$f" &&
-		python3 "$TOP/tools/tap-summary.py" --suites "$f" "$@"
+		python3 "$TOP/scripts/tap-summary.py" --suites "$f" "$@"
 }
 
 # The guest selftests: the governor's (MTTCG, 4 CPUs; then on two packages),
@@ -256,7 +257,7 @@ vm=$RESULTS/vm.tap
 tap_files+=("$vm")
 tap_begin "$vm"
 tap_check "guest selftest run: booted, finished, kernel log clean" \
-	"$TOP/tools/vm-run.sh" --quiet --name selftests --timeout 1200 \
+	"$TOP/scripts/vm-run.sh" --quiet --name selftests --timeout 1200 \
 	"$TOP/tests/guest/selftests.sh"
 # The suites each KUnit module must have run (kunit_test_suite() in
 # drivers/cpuidle/governors/budget/tests/*_kunit.c,
@@ -277,13 +278,13 @@ tap_files+=("$f")
 # Two packages (-smp 4,sockets=2): the sampler per package, through CPU
 # hotplug, with every cross-package MSR read under the atomic-sleep checks.
 tap_check "two-package selftest run (4 CPUs, 2 sockets): booted, finished, log clean" \
-	"$TOP/tools/vm-run.sh" --quiet --name packages --smp 4,sockets=2 --timeout 600 \
+	"$TOP/scripts/vm-run.sh" --quiet --name packages --smp 4,sockets=2 --timeout 600 \
 	"$TOP/tests/guest/selftests.sh" cpuidle_budget_packages
 tap_check "emulated platform selftest run (-icount, 6 CPUs): booted, finished, log clean" \
-	"$TOP/tools/vm-run.sh" --quiet --name platform --smp 6 --icount 4 --timeout 900 \
+	"$TOP/scripts/vm-run.sh" --quiet --name platform --smp 6 --icount 4 --timeout 900 \
 	"$TOP/tests/guest/selftests.sh" emul_platform
 tap_check "scheduler selftest run on a faked 2P+4E part (-icount, 6 CPUs): booted, finished, log clean" \
-	"$TOP/tools/vm-run.sh" --quiet --name sched --smp 6 --icount 4 --timeout 900 \
+	"$TOP/scripts/vm-run.sh" --quiet --name sched --smp 6 --icount 4 --timeout 900 \
 	--hybrid "$TOP/tests/guest/selftests.sh" sched_hybrid
 f=$RESULTS/vm-sched/kunit-hybrid.ktap
 tap_check "KUnit: x86_fake_hybrid ran, no failure (kunit.py parse)" \
@@ -294,7 +295,7 @@ tap_check "KUnit: sched_asym_pack (built in, at boot) ran, no failure (kunit.py 
 	kunit_ran "$f" sched_asym_pack
 tap_files+=("$f")
 tap_check "a malformed fake_hybrid= boots as if absent (guest finished, log clean)" \
-	"$TOP/tools/vm-run.sh" --quiet --name hybrid-refused --smp 4 --timeout 300 \
+	"$TOP/scripts/vm-run.sh" --quiet --name hybrid-refused --smp 4 --timeout 300 \
 	--append "fake_hybrid=P:0-1:1024:64,E:2-9:605:32" "$TOP/tests/guest/fake-hybrid-refused.sh"
 f=$RESULTS/vm-hybrid-refused/fake-hybrid-refused.tap
 tap_absent "$f" "fake-hybrid-refused.sh ran in the guest"
@@ -302,7 +303,7 @@ tap_files+=("$f")
 # The same placement tests on the other shape of hybrid part: SMT P-cores,
 # where intel_pstate keeps ITMT and the knob brings the capacities.
 tap_check "scheduler selftest run on a faked part with SMT P-cores (-icount, 12 CPUs, 4 offline): booted, finished, log clean" \
-	"$TOP/tools/vm-run.sh" --quiet --name sched-smt --icount 4 --timeout 900 \
+	"$TOP/scripts/vm-run.sh" --quiet --name sched-smt --icount 4 --timeout 900 \
 	--hybrid-smt "$TOP/tests/guest/selftests.sh" sched_hybrid
 tap_end || true
 # A selftest that left no TAP behind (the guest died first) is a failure.
@@ -331,4 +332,4 @@ for t in "${tap_files[@]}"; do
 	cat "$t"
 done
 echo "# make check took $(elapsed)"
-python3 "$TOP/tools/tap-summary.py" "${tap_files[@]}"
+python3 "$TOP/scripts/tap-summary.py" "${tap_files[@]}"

@@ -14,7 +14,7 @@ directive, a title underline too short). Sphinx's own roles (:c:func: and
 the like, which kernel-doc emits for "func()") are accepted as plain text:
 docutils alone does not know them.
 
-Needs python3-docutils (tools/install-deps.sh).
+Needs python3-docutils (scripts/install-deps.sh).
 """
 
 import io

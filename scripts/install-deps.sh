@@ -3,7 +3,7 @@
 #
 # Install what building and testing need, from Debian's archive. Quiet and
 # quick when everything is already there. Extra package names on the
-# command line are installed too (tools/make-deb.sh's packaging tools).
+# command line are installed too (scripts/make-deb.sh's packaging tools).
 
 . "$(dirname "$0")/lib.sh"
 
