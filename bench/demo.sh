@@ -124,8 +124,7 @@ echo 16384 >$T/buffer_size_kb
 for e in power/cpu_idle power/cpu_idle_miss cpuidle_budget/cpuidle_budget_select; do
 	echo 1 >$T/events/$e/enable || exit 1
 done
-echo "# core types: $(paste -d '' <(table_col /sys/kernel/debug/emul_idle/cpus cpu) \
-	<(table_col /sys/kernel/debug/emul_idle/cpus type) | paste -sd ' ')"
+echo "# core types: $(table_cols /sys/kernel/debug/emul_idle/cpus cpu type | tr -d ' ' | paste -sd ' ')"
 run_scenario limited "$PL1" 55000 || exit 1
 run_scenario unlimited 500000 500000 || exit 1
 printf menu >$CPUIDLE/current_governor

@@ -8,6 +8,8 @@
 #    empty values fails (the kernel's passes it: "if $@" drops the empty
 #    arguments, and [ -gt ] is true); is_count and is_number refuse what
 #    is no number; ktap_load_case_fail fails but on a KASAN kernel;
+#  - tests/selftests/debugfs.sh: the tables read by column name, a
+#    missing column or table an error, not another column's values;
 #  - tests/selftests/sched_hybrid/lib.sh: a placement summary that is
 #    missing, lacks the task class, has too few of its tasks or too little
 #    runtime fails the positive control (ran) and gives no share, where the
@@ -126,5 +128,31 @@ too_little() {
 	! sched 'ran good light-0 5 1.2' && ! sched 'ran good light-0 4 2.4'
 }
 ok "fewer tasks than started, or less than half their runtime: ran fails" too_little
+
+# tests/selftests/debugfs.sh on a table like x86/fake_hybrid's, with the
+# columns in another order than the scripts ask for them.
+cat >"$T/table" <<'TABLE'
+cpu capacity type priority
+0 1024 P 64
+1 1024 P 64
+2 605 E 32
+TABLE
+tables_by_name() {
+	sched "HYBRID=$T/table"'
+		[ "$(table_col $HYBRID type | paste -sd,)" = P,P,E ] &&
+		[ "$(table_col $HYBRID capacity 2)" = 605 ] &&
+		[ "$(table_cols $HYBRID type priority | paste -sd,)" = "P 64,P 64,E 32" ] &&
+		[ "$(table_sum $HYBRID capacity)" = 2653 ] &&
+		[ "$(core_type_cpus P)" = 0,1 ]'
+}
+ok "debugfs tables read by column name, in any order; core types from them" tables_by_name
+
+unknown_column() {
+	! sched "table_col $T/table type2" && [ ! -s "$T/out" ] &&
+		! sched "table_cols $T/table cpu type2" && [ ! -s "$T/out" ] &&
+		! sched "table_sum $T/table type2" &&
+		! sched "table_col $T/nosuch cpu"
+}
+ok "a column not in the header, or no table: nothing read, failure" unknown_column
 
 done_testing

@@ -25,6 +25,31 @@ table_col() {
 		!by_row || $1 == row { print $c }' "$1"
 }
 
+# table_cols FILE COLUMN...: the named columns of every row of FILE, in
+# the order given, one row a line; fails as table_col does when a column
+# is not in the header.
+table_cols() {
+	local file=$1
+	shift
+	[ -r "$file" ] || return 1
+	awk -v names="$*" '
+		NR == 1 {
+			n = split(names, want, " ")
+			for (i = 1; i <= NF; i++)
+				col[$i] = i
+			for (j = 1; j <= n; j++)
+				if (!(want[j] in col))
+					exit 1
+			next
+		}
+		{
+			line = $col[want[1]]
+			for (j = 2; j <= n; j++)
+				line = line " " $col[want[j]]
+			print line
+		}' "$file"
+}
+
 # table_sum FILE COLUMN: the sum of column COLUMN over every row, a whole
 # number; fails as table_col does.
 table_sum() {

@@ -14,11 +14,7 @@ DUTY=${CB_TOP:?}/build/selftests/dutycycle
 # hybrid_table COLUMN...: the fake_hybrid hook's table, these columns of
 # every possible CPU, by name, one CPU a line.
 hybrid_table() {
-	local c cols=()
-	for c in "$@"; do
-		cols+=(<(table_col $HYBRID "$c"))
-	done
-	paste -d ' ' "${cols[@]}"
+	table_cols $HYBRID "$@"
 }
 
 # core_type_cpus TYPE: the online CPUs the fake_hybrid hook made P or E,
