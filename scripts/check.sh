@@ -30,6 +30,8 @@
 #  debian-config.tap     the series under Debian's own amd64 config:
 #                        the touched objects and the governor through
 #                        modpost, W=1 and sparse (scripts/debian-config-check.sh)
+#  host-fake-hybrid.tap  fake_hybrid= from the emulated part's description
+#                        (tests/emul/emul_topology.h) (seconds)
 #  host-vm-log.tap       the kernel-log check of scripts/vm-run.sh on
 #                        hand-made logs: every kind of splat (seconds)
 #  host-vm-runner.tap    scripts/vm-run.sh catches splats, hangs, failures
@@ -65,6 +67,7 @@ host_test ab-report
 host_test series-warnings
 host_test global-symbols
 host_test vm-log
+host_test fake-hybrid
 
 # series_run TAP NAME ARGS...: scripts/kernel-tree.sh ARGS, its per-patch
 # results in TAP with a plan for the patches of NAME (all when empty);

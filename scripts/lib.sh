@@ -81,17 +81,47 @@ kmake() {
 # The project's Kconfig symbols for out-of-tree builds against the test
 # kernel: the governor and its KUnit suite as modules.
 BUDGET_KCONFIG=(CONFIG_CPU_IDLE_GOV_BUDGET=m CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=m)
-# The faked hybrid part of the scheduler tests and bench: 2 P-cores and 4
-# E-cores of capacity 605 (arch/x86/kernel/fake_hybrid.c says why 605).
-FAKE_HYBRID="P:0-1:1024:64,E:2-5:605:32"
-# The same cores with SMT, the shape of an Alder Lake U (2P+8E, here
-# 2P+4E): 2 P-cores of two threads (CPUs 0-3) and 4 E-cores (CPUs 4, 6, 8
-# and 10). QEMU gives every core the same number of threads, so the
-# E-cores' second threads (5, 7, 9, 11) are taken offline before the
-# guest script runs (tests/guest/init.sh).
-FAKE_HYBRID_SMT="P:0-3:1024:64,E:4-11:605:32"
-FAKE_HYBRID_SMT_QEMU="12,sockets=1,cores=6,threads=2"
-FAKE_HYBRID_SMT_OFFLINE="5,7,9,11"
+# emul_topology NAME: the value of EMUL_ADL_NAME in tests/emul/emul_topology.h
+# (EMUL_TOPOLOGY: another file, for the host test),
+# the one description of the emulated part's cores; fails if it has none.
+emul_topology() {
+	local v
+	v=$(awk -v n="EMUL_ADL_$1" '$1 == "#define" && $2 == n { print $3 }' \
+		"${EMUL_TOPOLOGY:-$TOP/tests/emul/emul_topology.h}")
+	[[ "$v" =~ ^[0-9]+$ ]] || { echo "no EMUL_ADL_$1 in emul_topology.h" >&2; return 1; }
+	echo "$v"
+}
+
+# fake_hybrid_topology: sets the faked hybrid part of the scheduler tests
+# and bench from the emulated part's cores (emul_topology.h), as 6.12's
+# intel_pstate would see them: P-cores at capacity 1024, E-cores at their
+# HWP highest performance against the P-cores' (rounded; 605 for Alder
+# Lake, arch/x86/kernel/fake_hybrid.c works it through).
+#   FAKE_HYBRID            without SMT: "P:0-1:1024:64,E:2-5:605:32"
+#   FAKE_HYBRID_SMT        the same cores with SMT, the shape of an Alder
+#                          Lake U: P-cores of two threads (CPUs 0-3), and
+#                          E-cores at CPUs 4, 6, 8 and 10; QEMU gives
+#                          every core the same number of threads, so
+#   FAKE_HYBRID_SMT_OFFLINE  the E-cores' second threads (5, 7, 9, 11) are
+#                          taken offline before the guest script runs
+#                          (tests/guest/init.sh)
+#   FAKE_HYBRID_SMT_QEMU   QEMU's -smp for that shape
+fake_hybrid_topology() {
+	local p e pmhz emhz pkhz ekhz pprio eprio ecap i off=
+	p=$(emul_topology P_CORES) && e=$(emul_topology E_CORES) &&
+		pmhz=$(emul_topology P_MHZ) && emhz=$(emul_topology E_MHZ) &&
+		pkhz=$(emul_topology P_KHZ_PER_PERF) && ekhz=$(emul_topology E_KHZ_PER_PERF) &&
+		pprio=$(emul_topology P_PRIO) && eprio=$(emul_topology E_PRIO) || return 1
+	# 1024 * (emhz / ekhz) / (pmhz / pkhz), to the nearest integer.
+	ecap=$(( (2048 * emhz * pkhz / (pmhz * ekhz) + 1) / 2 ))
+	FAKE_HYBRID="P:0-$((p - 1)):1024:$pprio,E:$p-$((p + e - 1)):$ecap:$eprio"
+	FAKE_HYBRID_SMT="P:0-$((2 * p - 1)):1024:$pprio,E:$((2 * p))-$((2 * (p + e) - 1)):$ecap:$eprio"
+	FAKE_HYBRID_SMT_QEMU="$((2 * (p + e))),sockets=1,cores=$((p + e)),threads=2"
+	for ((i = 2 * p + 1; i < 2 * (p + e); i += 2)); do
+		off+=${off:+,}$i
+	done
+	FAKE_HYBRID_SMT_OFFLINE=$off
+}
 
 # series_file FILE: FILE without its comments and blank lines.
 series_file() {
@@ -207,3 +237,6 @@ die() {
 log() {
 	echo "== $*" >&2
 }
+
+# Last, once die() is defined.
+fake_hybrid_topology || die "tests/emul/emul_topology.h does not describe the emulated part"

@@ -2,7 +2,9 @@
 /*
  * emul_parts.c - the parts the emulated platform can be (emul_idle part=)
  *
- * Every constant of a part is in its entry here and nowhere else;
+ * Every constant of a part is in its entry here and nowhere else, but for
+ * the Alder Lake parts' cores and clocks, which emul_topology.h shares
+ * with the faked topology of the scheduler tests (fake_hybrid=);
  * tests/emul/README.md gives the public source of each, or says it is an
  * estimate and what range it was taken from. The idle state tables are the
  * kernel's own: intel_idle.c of Linux 6.12 for the Alder Lake parts, the
@@ -16,6 +18,7 @@
 #include <linux/string.h>
 
 #include "emul.h"
+#include "emul_topology.h"
 
 /*
  * Alder Lake: P-core adl_l_cstates, E-core gmt_cstates (intel_idle.c); one
@@ -52,11 +55,11 @@
 #define ADL_MODEL \
 	.core = { \
 		[EMUL_P_CORE] = { \
-			.fmax_mhz = 4400, .fknee_mhz = 1600, \
+			.fmax_mhz = EMUL_ADL_P_MHZ, .fknee_mhz = 1600, \
 			.dyn_mw = 11000, .leak_mw = 1200, .gated_mw = 30, \
 		}, \
 		[EMUL_E_CORE] = { \
-			.fmax_mhz = 3300, .fknee_mhz = 1200, \
+			.fmax_mhz = EMUL_ADL_E_MHZ, .fknee_mhz = 1200, \
 			.dyn_mw = 2200, .leak_mw = 300, .gated_mw = 10, \
 		}, \
 	}, \
@@ -72,7 +75,7 @@ const struct emul_part emul_parts[] = {
 	{
 		.name = "adl-u-15w",
 		.desc = "Alder Lake-U 2P+4E, 15 W (Core i3-1215U class)",
-		.p_cores = 2, .e_cores = 4,
+		.p_cores = EMUL_ADL_P_CORES, .e_cores = EMUL_ADL_E_CORES,
 		.pl1_mw = 15000, .pl2_mw = 55000,
 		.pl1_window_ms = 28000, .pl2_window_ms = 10,
 		.model = { ADL_MODEL },
@@ -80,7 +83,7 @@ const struct emul_part emul_parts[] = {
 	{
 		.name = "adl-u-9w",
 		.desc = "Alder Lake-U 2P+4E, 9 W (Core i3-1210U class)",
-		.p_cores = 2, .e_cores = 4,
+		.p_cores = EMUL_ADL_P_CORES, .e_cores = EMUL_ADL_E_CORES,
 		.pl1_mw = 9000, .pl2_mw = 29000,
 		.pl1_window_ms = 28000, .pl2_window_ms = 10,
 		.model = { ADL_MODEL },
