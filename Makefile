@@ -16,7 +16,7 @@ BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
 KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
 		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
-.PHONY: all module install dkms-source patches deps tree kernel modules baseline helpers check demo bench ab sensitivity deb clean distclean
+.PHONY: all module install dkms-source patches deps tree kernel modules baseline helpers selftests check demo bench ab sensitivity deb clean distclean
 
 all: module
 
@@ -68,13 +68,18 @@ baseline: deps
 	BASELINE=1 scripts/kernel-tree.sh --alone test/baseline
 	BASELINE=1 scripts/build-modules.sh
 
-# Guest-side helper programs of the selftests and the bench.
+# The selftests as a kernel selftests tree, their helper programs built
+# (build/kselftest/tools/testing/selftests): what the guests and the bench
+# run.
 helpers:
-	mkdir -p build/selftests
-	gcc -O2 -Wall -Wextra -Werror -o build/selftests/wakeups \
-		tests/selftests/cpuidle_budget/wakeups.c
-	gcc -O2 -Wall -Wextra -Werror -o build/selftests/dutycycle \
-		tests/selftests/sched_hybrid/dutycycle.c
+	scripts/selftests-stage.sh
+
+# For test machines: the selftests on the running kernel, as root (a
+# kernel with the series, cpuidle_budget.ko installed). KTAP per suite in
+# build/results/selftests/, then the summary. What needs the emulated
+# platform or another machine skips, saying why.
+selftests: helpers
+	scripts/selftests-run.sh
 
 check: deps
 	scripts/check.sh

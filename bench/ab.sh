@@ -139,7 +139,7 @@ PLATFORM=/sys/kernel/debug/emul_idle/platform
 CPUS=/sys/kernel/debug/emul_idle/cpus
 PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
 OVERRIDE=/sys/kernel/debug/cpuidle_budget/override
-WAKEUPS=$CB_TOP/build/selftests/wakeups
+WAKEUPS=$CB_SELFTESTS/cpuidle_budget/wakeups
 OUT=$RESULTS_DIR/ab/$SCENARIO${VARIANT:+@$VARIANT}
 cd "${TMPDIR:-/tmp}" || exit 1
 
@@ -175,8 +175,8 @@ ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 # differed by 1.8 times: 3581 to 6373 loops a key burst).
 # shellcheck source=bench/rtapp.sh
 . "$CB_TOP/bench/rtapp.sh"
-# shellcheck source=tests/selftests/debugfs.sh
-. "$CB_TOP/tests/selftests/debugfs.sh"
+# shellcheck source=tests/selftests/cpuidle_budget_lib/debugfs.sh
+. "$CB_TOP/tests/selftests/cpuidle_budget_lib/debugfs.sh"
 if [[ $SCENARIO == typing-* ]]; then
 	if [ -z "$NS_PER_LOOP" ]; then
 		NS_PER_LOOP=$(rtapp_ns_per_loop) || die "rt-app's calibration failed"

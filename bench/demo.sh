@@ -27,9 +27,9 @@ PLATFORM=/sys/kernel/debug/emul_idle/platform
 PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
 PARAMS=/sys/module/emul_idle/parameters
 T=/sys/kernel/tracing
-WAKEUPS=$CB_TOP/build/selftests/wakeups
-# shellcheck source=tests/selftests/debugfs.sh
-. "$CB_TOP/tests/selftests/debugfs.sh"
+WAKEUPS=$CB_SELFTESTS/cpuidle_budget/wakeups
+# shellcheck source=tests/selftests/cpuidle_budget_lib/debugfs.sh
+. "$CB_TOP/tests/selftests/cpuidle_budget_lib/debugfs.sh"
 SECS=${DEMO_SECONDS:-5}
 PL1=${DEMO_PL1_MW:-15000}
 GOVERNORS=${DEMO_GOVERNORS:-ladder menu teo budget}
@@ -48,7 +48,7 @@ states() {
 # samples FILE: every 100 ms, on CPU 0: budget's package pressure, and
 # the model's power_mw, freq_scale and energy_uj.
 samples() {
-	taskset -c 0 bash -c ". $CB_TOP/tests/selftests/debugfs.sh; while :; do
+	taskset -c 0 bash -c ". $CB_TOP/tests/selftests/cpuidle_budget_lib/debugfs.sh; while :; do
 		printf '%s ' \"\$(table_col $PACKAGES pressure 0)\"
 		awk '\$1 ~ /^(power_mw|freq_scale|energy_uj)\$/ { printf \"%s \", \$2 } END { print \"\" }' $PLATFORM
 		sleep 0.1; done" >"$1" 2>/dev/null &

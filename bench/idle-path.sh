@@ -16,9 +16,9 @@
 
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 T=/sys/kernel/tracing
-WAKEUPS=$CB_TOP/build/selftests/wakeups
-# shellcheck source=tests/selftests/debugfs.sh
-. "$CB_TOP/tests/selftests/debugfs.sh"
+WAKEUPS=$CB_SELFTESTS/cpuidle_budget/wakeups
+# shellcheck source=tests/selftests/cpuidle_budget_lib/debugfs.sh
+. "$CB_TOP/tests/selftests/cpuidle_budget_lib/debugfs.sh"
 SECS=${BENCH_SECONDS:-3}
 cd "${TMPDIR:-/tmp}" || exit 1
 

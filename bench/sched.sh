@@ -56,7 +56,7 @@
 # bench/bench-sched-report.py turns these into build/bench/results.json.
 
 # shellcheck source=tests/selftests/sched_hybrid/lib.sh
-. "$CB_TOP/tests/selftests/sched_hybrid/lib.sh"
+. "$CB_SELFTESTS/sched_hybrid/lib.sh"
 # shellcheck source=bench/rtapp.sh
 . "$CB_TOP/bench/rtapp.sh"
 T=$TRACING

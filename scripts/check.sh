@@ -38,6 +38,8 @@
 #  host-distro.tap       DKMS against the test kernel, the clear stop on
 #                        an unpatched kernel (tests/host/distro.sh)
 #  vm-selftests/*.tap    the selftests, in a guest booted from the kernel
+#  vm-real/selftests/*.tap  the same suites through make selftests' runner,
+#                        on a guest that looks like a test machine
 
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/tap.sh
@@ -202,8 +204,8 @@ tap_check "out-of-tree modules build with W=1 (all compiled now), no warnings" \
 	no_warnings modules_rebuilt
 tap_check "the governor's objects define no global symbol without the cpuidle_budget_ prefix" \
 	governor_symbols
-tap_check "selftest helpers (wakeups.c, dutycycle.c) build with -Wall -Werror" \
-	make -s -C "$TOP" helpers
+tap_check "the selftests staged as a kselftest tree, their programs built by lib.mk with -Wall -Werror (make helpers)" \
+	no_warnings make -s -C "$TOP" helpers
 tap_check "sparse (C=2) reports nothing on the governor" \
 	no_warnings kmake -s M="$TOP" "${BUDGET_KCONFIG[@]}" C=2 modules
 # The scheduler patches: W=1 on every object they touch; sparse too on the
@@ -308,7 +310,18 @@ tap_files+=("$f")
 tap_check "scheduler selftest run on a faked part with SMT P-cores (-icount, 12 CPUs, 4 offline): booted, finished, log clean" \
 	"$TOP/scripts/vm-run.sh" --quiet --name sched-smt --icount 4 --timeout 900 \
 	--hybrid-smt "$TOP/tests/guest/selftests.sh" sched_hybrid
+# The selftests as a test machine runs them (make selftests' runner), on a
+# guest that looks like one: a cpuidle driver but no emulated model in
+# debugfs, one package, no fake_hybrid=. Pass or skip, never fail.
+tap_check "selftests as on a test machine (scripts/selftests-run.sh; no emulated model, one package, no hybrid): booted, finished, log clean" \
+	"$TOP/scripts/vm-run.sh" --quiet --name real --smp 4 --timeout 900 \
+	"$TOP/tests/guest/real-machine.sh"
 tap_end || true
+for s in $SELFTEST_SUITES; do
+	f=$RESULTS/vm-real/selftests/$s.tap
+	tap_absent "$f" "the $s suite ran in the guest that looks like a test machine"
+	tap_files+=("$f")
+done
 # A selftest that left no TAP behind (the guest died first) is a failure.
 for t in "$TOP"/tests/selftests/cpuidle_budget/*.sh cpu-hotplug \
 	 "$TOP"/tests/selftests/cpuidle_budget_packages/*.sh \

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 packages=(linux-source-6.12 qemu-system-x86 build-essential bc bison flex
-	  libelf-dev libssl-dev ccache rt-tests stress-ng fio rt-app kmod cpio xz-utils
+	  libelf-dev libssl-dev ccache rt-tests stress-ng fio rt-app linux-cpupower kmod cpio xz-utils
 	  python3 python3-ply python3-git python3-matplotlib python3-docutils git procps util-linux
 	  sparse linux-config-6.12 "$@")
 

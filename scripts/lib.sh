@@ -28,6 +28,10 @@ STAGE=${STAGE:-$BUILD/stage$baseline_sfx$flavour}	# INSTALL_MOD_PATH for the gue
 RESULTS=${RESULTS:-$BUILD/results}
 PATCHES=${PATCHES:-$TOP/patches}		# the series: PATCHES/series lists it
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# The selftests as a kernel selftests tree (scripts/selftests-stage.sh), and
+# the suites in it that test something (tests/selftests/NAME).
+KSELFTEST=${KSELFTEST:-$BUILD/kselftest/tools/testing/selftests}
+SELFTEST_SUITES="cpuidle_budget cpuidle_budget_packages emul_platform sched_hybrid"
 KERNEL_EXPECTED=6.12			# VERSION.PATCHLEVEL the series targets
 JOBS=${JOBS:-$(nproc)}
 

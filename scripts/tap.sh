@@ -7,7 +7,9 @@
 # end is as good as one at the start).
 #
 # A stream goes to stdout, or to the file tap_begin names; results are
-# numbered in the order they come, and tap_end writes the plan.
+# numbered in the order they come, and tap_end writes the plan. Safe
+# under "set -e" (scripts/lib.sh sets it): a failing command is a result,
+# not the end of the script.
 
 TAP_FILE=
 TAP_N=0
@@ -55,20 +57,19 @@ tap_comment() {
 # status; COMMAND's output goes where it goes (host tests write their own
 # comments).
 tap_test() {
-	local desc=$1
+	local desc=$1 rc=0
 	shift
-	"$@"
-	tap_result $? "$desc"
+	"$@" || rc=$?
+	tap_result $rc "$desc"
 }
 
 # tap_check DESCRIPTION COMMAND...: the next result, from COMMAND's exit
 # status; COMMAND's output (its last 40 lines) becomes comments when it
 # fails, and is dropped when it passes.
 tap_check() {
-	local desc=$1 out rc
+	local desc=$1 out rc=0
 	shift
-	out=$("$@" 2>&1)
-	rc=$?
+	out=$("$@" 2>&1) || rc=$?
 	[ $rc = 0 ] || echo "$out" | tail -40 | sed 's/^/# /' | tap_out
 	tap_result $rc "$desc"
 }

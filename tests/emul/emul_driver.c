@@ -60,6 +60,16 @@ module_param(emulate_exit_latency, bool, 0644);
 MODULE_PARM_DESC(emulate_exit_latency,
 		 "Spin for a state's exit latency after waking from it (default: Y)");
 
+/*
+ * Without its debugfs files the emulated platform is, to the selftests, a
+ * cpuidle driver like a real machine's: what needs the model skips
+ * (tests/guest/real-machine.sh).
+ */
+static bool emul_debugfs_on = true;
+module_param_named(debugfs, emul_debugfs_on, bool, 0444);
+MODULE_PARM_DESC(debugfs,
+		 "Show the model in debugfs, emul_idle/ (default: Y; N: look like a real machine)");
+
 /* The part emulated: emul_parts[0] unless part= names another. */
 static const struct emul_part *emul_part = &emul_parts[0];
 static bool emul_loaded;
@@ -714,9 +724,12 @@ static int __init emul_idle_init(void)
 	if (ret)
 		goto unregister;
 
-	emul_debugfs = debugfs_create_dir("emul_idle", NULL);
-	debugfs_create_file("cpus", 0444, emul_debugfs, NULL, &emul_cpus_fops);
-	debugfs_create_file("platform", 0444, emul_debugfs, NULL, &emul_platform_fops);
+	if (emul_debugfs_on) {
+		emul_debugfs = debugfs_create_dir("emul_idle", NULL);
+		debugfs_create_file("cpus", 0444, emul_debugfs, NULL, &emul_cpus_fops);
+		debugfs_create_file("platform", 0444, emul_debugfs, NULL,
+				    &emul_platform_fops);
+	}
 	return 0;
 
 unregister:

@@ -41,7 +41,8 @@ chmod +x /run/cb/bin/modprobe
 echo /run/cb/bin/modprobe >/proc/sys/kernel/modprobe
 export PATH=/run/cb/bin:$PATH
 
-export RESULTS_DIR=/run/results CB_TOP
+# The selftests as scripts/selftests-stage.sh staged them (helpers built).
+export RESULTS_DIR=/run/results CB_TOP CB_SELFTESTS=$CB_TOP/build/kselftest/tools/testing/selftests
 mapfile -d '' -t args < <(echo "$CB_ARGS" | base64 -d)
 
 # CPUs to take offline first (CB_OFFLINE, a comma-separated list; see

@@ -6,7 +6,8 @@
 #
 #   selftests.sh [SUITE]
 #
-# SUITE is a directory of tests/selftests: cpuidle_budget (the default)
+# SUITE is a directory of tests/selftests, run from the tree
+# scripts/selftests-stage.sh staged ($CB_SELFTESTS): cpuidle_budget (the default)
 # also runs the KUnit suites and the kernel's own cpu-hotplug selftest
 # (with budget current); cpuidle_budget_packages runs on a guest with two
 # packages (-smp 4,sockets=2); emul_platform runs under -icount with 6 CPUs;
@@ -17,7 +18,7 @@
 # failures are in the TAP files.
 
 SUITE=${1:-cpuidle_budget}
-TESTS=$CB_TOP/tests/selftests/$SUITE
+TESTS=$CB_SELFTESTS/$SUITE
 KSRC=$CB_TOP/build/linux
 [ -d "$TESTS" ] || { echo "no suite $SUITE" >&2; exit 1; }
 

@@ -306,9 +306,12 @@ ok "benchlib difference(): Welch's interval of two runs' means, as worked by han
 # dutycycle -s: the phases run in a child forked while confined to the list,
 # which takes back the affinity dutycycle started with; the parent stays
 # confined and exits with the child's status.
-# Built by the project's own rule (make helpers), flags and all.
-make -s -C "$TOP" helpers
-DUTY=$TOP/build/selftests/dutycycle
+# Built as the suite's lib.mk Makefile builds it (its CFLAGS), without
+# staging the selftests tree, which wants the kernel tree.
+DUTY=$T/dutycycle
+# shellcheck disable=SC2046
+gcc $(sed -n 's/^CFLAGS += //p' "$TOP/tests/selftests/sched_hybrid/Makefile") -D_GNU_SOURCE= \
+	-o "$DUTY" "$TOP/tests/selftests/sched_hybrid/dutycycle.c"
 allowed() {	# PID: its Cpus_allowed_list
 	awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status"
 }

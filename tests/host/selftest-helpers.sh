@@ -4,11 +4,11 @@
 # The guest selftests' helpers on the host, fed no data: they must fail
 # where the kernel's KTAP helpers pass.
 #
-#  - tests/selftests/ktap.sh: ktap_test_result on a comparison of two
+#  - tests/selftests/cpuidle_budget_lib/ktap.sh: ktap_test_result on a comparison of two
 #    empty values fails (the kernel's passes it: "if $@" drops the empty
 #    arguments, and [ -gt ] is true); is_count and is_number refuse what
 #    is no number; ktap_load_case_fail fails but on a KASAN kernel;
-#  - tests/selftests/debugfs.sh: the tables read by column name, a
+#  - tests/selftests/cpuidle_budget_lib/debugfs.sh: the tables read by column name, a
 #    missing column or table an error, not another column's values;
 #  - tests/selftests/sched_hybrid/lib.sh: a placement summary that is
 #    missing, lacks the task class, has too few of its tasks or too little
@@ -24,12 +24,14 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/host/lib.sh"
 tools_and_scratch
 export CB_TOP=$TOP KSRC
+# The kernel's KTAP helpers, which ktap.sh finds next to it in a selftests tree.
+export KSELFTEST_DIR=$KSRC/tools/testing/selftests/kselftest
 
 # ktap_of SCRIPT...: the KTAP result lines a shell prints running SCRIPT
-# (bash code) with tests/selftests/ktap.sh sourced, or the kernel's
+# (bash code) with tests/selftests/cpuidle_budget_lib/ktap.sh sourced, or the kernel's
 # helpers alone when KERNEL=1.
 ktap_of() {
-	local helpers=$TOP/tests/selftests/ktap.sh
+	local helpers=$TOP/tests/selftests/cpuidle_budget_lib/ktap.sh
 	[ "${KERNEL:-0}" = 1 ] && helpers=$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh
 	bash -c ". '$helpers'; $1" 2>/dev/null | grep -E '^(not )?ok'
 }
@@ -43,7 +45,7 @@ ok "the kernel's ktap_test_result passes [ \"\" -gt \"\" ] (the defect)" kernel_
 ours_fails_empty() {
 	[ "$(ktap_of "$empty_gt")" = "not ok 1 deeper1 > deeper0" ]
 }
-ok "tests/selftests/ktap.sh's ktap_test_result fails it" ours_fails_empty
+ok "tests/selftests/cpuidle_budget_lib/ktap.sh's ktap_test_result fails it" ours_fails_empty
 
 counts() {
 	[ "$(ktap_of 'ktap_test_result c is_count 0 12 4294967295
@@ -85,7 +87,7 @@ JSON
 # sched NAME: runs bash code with ktap.sh and sched_hybrid/lib.sh sourced;
 # its standard output in T/out.
 sched() {
-	bash -c ". '$TOP/tests/selftests/ktap.sh'; . '$TOP/tests/selftests/sched_hybrid/lib.sh'; $1" \
+	bash -c ". '$TOP/tests/selftests/cpuidle_budget_lib/ktap.sh'; . '$TOP/tests/selftests/sched_hybrid/lib.sh'; $1" \
 		>"$T/out" 2>&1
 }
 
@@ -129,7 +131,7 @@ too_little() {
 }
 ok "fewer tasks than started, or less than half their runtime: ran fails" too_little
 
-# tests/selftests/debugfs.sh on a table like x86/fake_hybrid's, with the
+# tests/selftests/cpuidle_budget_lib/debugfs.sh on a table like x86/fake_hybrid's, with the
 # columns in another order than the scripts ask for them.
 cat >"$T/table" <<'TABLE'
 cpu capacity type priority

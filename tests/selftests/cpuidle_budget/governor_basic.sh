@@ -46,7 +46,7 @@ bad_name_refused() {
 	[ "$(current_governor)" = budget ]
 }
 # Each bad name gets a function of its own (the kernel's ktap_test_result
-# split its arguments on white space; ours, from ../ktap.sh, does not, but
+# split its arguments on white space; ours, from ../cpuidle_budget_lib/ktap.sh, does not, but
 # a named function also reads better in the result).
 refuse_unknown() { bad_name_refused nosuchgovernor; }
 refuse_empty_line() { bad_name_refused $'\n'; }

@@ -2,13 +2,13 @@
 #
 # Helpers shared by the cpuidle_budget selftests. Sourced, not run. Uses the
 # kernel's own KTAP helpers (tools/testing/selftests/kselftest/) from the
-# tree the test kernel was built from, through ../ktap.sh (which makes
+# tree the test kernel was built from, through ../cpuidle_budget_lib/ktap.sh (which makes
 # ktap_test_result quote its command).
 
-# shellcheck source=tests/selftests/ktap.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
-# shellcheck source=tests/selftests/debugfs.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../debugfs.sh"
+# shellcheck source=tests/selftests/cpuidle_budget_lib/ktap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../cpuidle_budget_lib/ktap.sh"
+# shellcheck source=tests/selftests/cpuidle_budget_lib/debugfs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../cpuidle_budget_lib/debugfs.sh"
 
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 GOV_FILE=$CPUIDLE/current_governor
@@ -67,6 +67,30 @@ selftest_restore() {
 	set_governor "$ORIG_GOV" || true
 	if [ "$ORIG_LOADED" = 0 ] && module_loaded && [ "$ORIG_GOV" != budget ]; then
 		rmmod "$MODULE" 2>/dev/null || true
+	fi
+}
+
+# require_emulated [MODULE]: skip the whole test, saying why, unless the
+# project's emulated platform is here: emul_idle's model in debugfs (and
+# MODULE, when given, installed). A real machine has neither; make check
+# loads emul_idle first (tests/guest/selftests.sh), and, in the guest that
+# looks like a real machine, without its debugfs (real-machine.sh).
+require_emulated() {
+	if [ ! -d /sys/kernel/debug/emul_idle ] ||
+	   { [ -n "${1:-}" ] && ! modprobe -n -q "$1"; }; then
+		ktap_skip_all "needs the emulated platform (tests/emul: emul_idle's model${1:+ and $1}), cpuidle driver here: $(cat "$CPUIDLE/current_driver" 2>/dev/null)"
+		exit "$KSFT_SKIP"
+	fi
+}
+
+# require_packages N: skip the whole test, saying why, on a machine of
+# fewer than N packages.
+require_packages() {
+	local n
+	n=$(sort -u /sys/devices/system/cpu/cpu*/topology/physical_package_id 2>/dev/null | wc -l)
+	if [ "$n" -lt "$1" ]; then
+		ktap_skip_all "needs $1 packages, this machine has $n"
+		exit "$KSFT_SKIP"
 	fi
 }
 

@@ -35,6 +35,7 @@ MIN_SAMPLES=$((MEASURE_S * 1000 / PERIOD_MS / 5))
 MAX_WINDOW_US=$((25 * PERIOD_MS * 1000))
 
 ktap_print_header
+require_packages 2
 ktap_set_plan 9
 require_cpuidle_driver
 selftest_setup

@@ -16,9 +16,9 @@ STATS=/sys/kernel/debug/emul_blk/stats
 cd "${TMPDIR:-/tmp}" || exit 1
 
 ktap_print_header
+require_emulated emul_blk
 ktap_set_plan 5
 command -v fio >/dev/null || ktap_exit_fail_msg "fio is not installed (scripts/install-deps.sh)"
-modprobe -n -q emul_blk || ktap_exit_fail_msg "no module emul_blk"
 module_loaded emul_blk && ktap_exit_fail_msg "emul_blk is already loaded"
 trap 'rmmod emul_blk 2>/dev/null' EXIT
 

@@ -27,7 +27,7 @@ IDLE_CPUS="2 3 4 5"
 cd "${TMPDIR:-/tmp}" || exit 1
 
 ktap_print_header
-require_cpuidle_driver
+require_emulated
 ktap_set_plan 10
 [ "$(nproc)" = 6 ] ||
 	ktap_exit_fail_msg "needs the 2P+4E layout (6 CPUs, as make check boots it), have $(nproc)"

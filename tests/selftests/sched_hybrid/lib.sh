@@ -2,14 +2,14 @@
 #
 # Helpers shared by the sched_hybrid selftest and bench/sched.sh.
 # Sourced, not run. The placement summary helpers (field, share, ran,
-# at_least) read tools/sched-placement's JSON in $OUT and need ../ktap.sh;
+# at_least) read tools/sched-placement's JSON in $OUT and need ../cpuidle_budget_lib/ktap.sh;
 # tests/host/selftest-helpers.sh runs them on the host.
 
 TRACING=/sys/kernel/tracing
 HYBRID=/sys/kernel/debug/x86/fake_hybrid
-DUTY=${CB_TOP:?}/build/selftests/dutycycle
-# shellcheck source=tests/selftests/debugfs.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../debugfs.sh"
+DUTY=$(dirname "${BASH_SOURCE[0]}")/dutycycle
+# shellcheck source=tests/selftests/cpuidle_budget_lib/debugfs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../cpuidle_budget_lib/debugfs.sh"
 
 # hybrid_table COLUMN...: the fake_hybrid hook's table, these columns of
 # every possible CPU, by name, one CPU a line.

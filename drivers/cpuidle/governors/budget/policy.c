@@ -214,7 +214,6 @@
  * skipping (step 6: a wrong guess is not cheap then).
  */
 
-
 #include <kunit/visibility.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>

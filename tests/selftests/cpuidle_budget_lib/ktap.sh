@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The KTAP helpers of every selftest here: the kernel's own
-# (tools/testing/selftests/kselftest/ktap_helpers.sh, from the tree the
-# test kernel was built from), with ktap_test_result replaced, and the
-# checks every assertion makes of its inputs first. Sourced, not run.
+# (tools/testing/selftests/kselftest/ktap_helpers.sh, next to this
+# directory in a kernel tree's selftests, or in the one scripts/
+# selftests-stage.sh makes; KSELFTEST_DIR names another), with
+# ktap_test_result replaced, and the checks every assertion makes of its
+# inputs first. Sourced, not run.
 
-KSRC=${KSRC:-${CB_TOP:?}/build/linux}
+KSELFTEST_DIR=${KSELFTEST_DIR:-$(dirname "${BASH_SOURCE[0]}")/../kselftest}
 # shellcheck source=/dev/null
-. "$KSRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
+. "$KSELFTEST_DIR/ktap_helpers.sh"
 
 # ktap_test_result DESCRIPTION COMMAND...: one result, from COMMAND's exit
 # status. The kernel's runs "if $@", unquoted: an empty argument vanishes,
