@@ -289,8 +289,8 @@ tap_check "emulated platform selftest run (-icount, 6 CPUs): booted, finished, l
 	"$TOP/scripts/vm-run.sh" --quiet --name platform --smp 6 --icount 4 --timeout 900 \
 	"$TOP/tests/guest/selftests.sh" emul_platform
 tap_check "scheduler selftest run on a faked 2P+4E part (-icount, 6 CPUs): booted, finished, log clean" \
-	"$TOP/scripts/vm-run.sh" --quiet --name sched --smp 6 --icount 4 --timeout 900 \
-	--hybrid "$TOP/tests/guest/selftests.sh" sched_hybrid
+	"$TOP/scripts/vm-run.sh" --quiet --name sched --smp 6 --icount 4 --timeout 1200 \
+	--hybrid "$TOP/tests/guest/selftests.sh" sched_hybrid real-types
 f=$RESULTS/vm-sched/kunit-hybrid.ktap
 tap_check "KUnit: x86_fake_hybrid ran, no failure (kunit.py parse)" \
 	kunit_ran "$f" x86_fake_hybrid
@@ -302,6 +302,10 @@ tap_files+=("$f")
 tap_check "a malformed fake_hybrid= boots as if absent (guest finished, log clean)" \
 	"$TOP/scripts/vm-run.sh" --quiet --name hybrid-refused --smp 4 --timeout 300 \
 	--append "fake_hybrid=P:0-1:1024:64,E:2-9:605:32" "$TOP/tests/guest/fake-hybrid-refused.sh"
+# placement.sh again with the core types read as on a real hybrid CPU.
+f=$RESULTS/vm-sched/placement-real.tap
+tap_absent "$f" "placement.sh ran with real core types (cpu_core, cpu_atom)"
+tap_files+=("$f")
 f=$RESULTS/vm-hybrid-refused/fake-hybrid-refused.tap
 tap_absent "$f" "fake-hybrid-refused.sh ran in the guest"
 tap_files+=("$f")

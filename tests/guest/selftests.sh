@@ -4,7 +4,7 @@
 # Guest side of "make check": load the emulated idle driver, then run every
 # selftest of one suite, each into its own TAP file in the results share.
 #
-#   selftests.sh [SUITE]
+#   selftests.sh [SUITE [real-types]]
 #
 # SUITE is a directory of tests/selftests, run from the tree
 # scripts/selftests-stage.sh staged ($CB_SELFTESTS): cpuidle_budget (the default)
@@ -72,6 +72,24 @@ for t in "$TESTS"/*.sh; do
 	"$t" >"$RESULTS_DIR/$name.tap" 2>&1
 	echo "# selftest $name: exit $?"
 done
+
+# sched_hybrid real-types: placement.sh once more as on a real hybrid CPU:
+# the hook's table hidden (HYBRID), the core types read from cpu_core/cpus
+# and cpu_atom/cpus as such a CPU has them (CPU_TYPES_DIR, made here from
+# the table), into placement-real.tap.
+if [ "$SUITE" = sched_hybrid ] && [ "${2:-}" = real-types ]; then
+	# shellcheck source=tests/selftests/cpuidle_budget_lib/debugfs.sh
+	. "$CB_SELFTESTS/cpuidle_budget_lib/debugfs.sh"
+	types=${TMPDIR:-/tmp}/cpu-types
+	mkdir -p "$types/cpu_core" "$types/cpu_atom"
+	table_cols /sys/kernel/debug/x86/fake_hybrid cpu type |
+		awk '$2 == "P" { p = p s1 $1; s1 = "," } $2 == "E" { e = e s2 $1; s2 = "," }
+		     END { print p > "'"$types"'/cpu_core/cpus"; print e > "'"$types"'/cpu_atom/cpus" }'
+	echo "# selftest placement (real core types: P $(cat "$types/cpu_core/cpus"), E $(cat "$types/cpu_atom/cpus"))"
+	HYBRID=/nonexistent CPU_TYPES_DIR=$types "$TESTS/placement.sh" \
+		>"$RESULTS_DIR/placement-real.tap" 2>&1
+	echo "# selftest placement (real core types): exit $?"
+fi
 
 [ "$SUITE" = cpuidle_budget ] || exit 0
 

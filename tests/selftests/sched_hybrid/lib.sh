@@ -6,10 +6,35 @@
 # tests/host/selftest-helpers.sh runs them on the host.
 
 TRACING=/sys/kernel/tracing
-HYBRID=/sys/kernel/debug/x86/fake_hybrid
+# The fake_hybrid= test hook's table (cpu type capacity priority), or,
+# on a real hybrid CPU, one made of its core types (real_core_types).
+HYBRID=${HYBRID:-/sys/kernel/debug/x86/fake_hybrid}
+# Where a real hybrid CPU says which CPUs are of which type: the PMU
+# devices of its core types, cpu_core/cpus and cpu_atom/cpus (CPU lists).
+# Another directory of that shape stands in for them in a test of this
+# path on a faked part (tests/guest/selftests.sh).
+CPU_TYPES_DIR=${CPU_TYPES_DIR:-/sys/devices}
 DUTY=$(dirname "${BASH_SOURCE[0]}")/dutycycle
 # shellcheck source=tests/selftests/cpuidle_budget_lib/debugfs.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../cpuidle_budget_lib/debugfs.sh"
+
+# real_core_types FILE: a table as the hook's, "cpu type" only, of the
+# CPU's own core types (CPU_TYPES_DIR): P for cpu_core, E for cpu_atom.
+# Fails, writing nothing, where they are not both there.
+real_core_types() {
+	local t dir
+	for t in cpu_core cpu_atom; do
+		[ -r "$CPU_TYPES_DIR/$t/cpus" ] || return 1
+	done
+	{
+		echo "cpu type"
+		for t in P:cpu_core E:cpu_atom; do
+			dir=$CPU_TYPES_DIR/${t#*:}
+			tr ',' '\n' <"$dir/cpus" | awk -v type="${t%%:*}" -F- \
+				'NF { for (c = $1; c <= (NF > 1 ? $2 : $1); c++) print c, type }'
+		done | sort -n
+	} >"$1"
+}
 
 # hybrid_table COLUMN...: the fake_hybrid hook's table, these columns of
 # every possible CPU, by name, one CPU a line.

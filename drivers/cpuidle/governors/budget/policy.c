@@ -226,10 +226,11 @@
  * RESIDENCY_THRESHOLD_NS, the target residency below which menu and teo
  * find a wrong guess too cheap to look up the next timer for, is in
  * drivers/cpuidle/governors/gov.h, which kernel header packages do not
- * ship: built out of tree (dkms), the module defines the same value.
+ * ship: built against one (dkms), the module defines the same value
+ * (the Makefile says which).
  */
-#if __has_include("../gov.h")
-#include "../gov.h"
+#ifdef CPUIDLE_BUDGET_HAVE_GOV_H
+#include "gov.h"
 #else
 #define RESIDENCY_THRESHOLD_NS	(15 * NSEC_PER_USEC)
 #endif
