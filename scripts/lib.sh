@@ -85,15 +85,21 @@ kmake() {
 # The project's Kconfig symbols for out-of-tree builds against the test
 # kernel: the governor and its KUnit suite as modules.
 BUDGET_KCONFIG=(CONFIG_CPU_IDLE_GOV_BUDGET=m CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=m)
-# emul_topology NAME: the value of EMUL_ADL_NAME in tests/emul/emul_topology.h
-# (EMUL_TOPOLOGY: another file, for the host test),
-# the one description of the emulated part's cores; fails if it has none.
+# emul_topology NAME...: the EMUL_ADL_NAME values of tests/emul/emul_topology.h
+# (EMUL_TOPOLOGY: another file, for the host test), the one description of
+# the emulated part's cores, one a line in the order asked, the file read
+# once; fails, naming it, where one is missing.
 emul_topology() {
-	local v
-	v=$(awk -v n="EMUL_ADL_$1" '$1 == "#define" && $2 == n { print $3 }' \
-		"${EMUL_TOPOLOGY:-$TOP/tests/emul/emul_topology.h}")
-	[[ "$v" =~ ^[0-9]+$ ]] || { echo "no EMUL_ADL_$1 in emul_topology.h" >&2; return 1; }
-	echo "$v"
+	local -A v
+	local name value
+	while read -r _ name value; do
+		v[${name#EMUL_ADL_}]=$value
+	done < <(grep '^#define[[:space:]]\+EMUL_ADL_' "${EMUL_TOPOLOGY:-$TOP/tests/emul/emul_topology.h}")
+	for name in "$@"; do
+		[[ "${v[$name]:-}" =~ ^[0-9]+$ ]] ||
+			{ echo "no EMUL_ADL_$name in emul_topology.h" >&2; return 1; }
+		echo "${v[$name]}"
+	done
 }
 
 # fake_hybrid_topology: sets the faked hybrid part of the scheduler tests
@@ -111,11 +117,10 @@ emul_topology() {
 #                          (tests/guest/init.sh)
 #   FAKE_HYBRID_SMT_QEMU   QEMU's -smp for that shape
 fake_hybrid_topology() {
-	local p e pmhz emhz pkhz ekhz pprio eprio ecap i off=
-	p=$(emul_topology P_CORES) && e=$(emul_topology E_CORES) &&
-		pmhz=$(emul_topology P_MHZ) && emhz=$(emul_topology E_MHZ) &&
-		pkhz=$(emul_topology P_KHZ_PER_PERF) && ekhz=$(emul_topology E_KHZ_PER_PERF) &&
-		pprio=$(emul_topology P_PRIO) && eprio=$(emul_topology E_PRIO) || return 1
+	local p e pmhz emhz pkhz ekhz pprio eprio ecap i off= values
+	values=$(emul_topology P_CORES E_CORES P_MHZ E_MHZ P_KHZ_PER_PERF E_KHZ_PER_PERF \
+		P_PRIO E_PRIO) || return 1
+	read -r -d '' p e pmhz emhz pkhz ekhz pprio eprio <<<"$values" || true
 	# 1024 * (emhz / ekhz) / (pmhz / pkhz), to the nearest integer.
 	ecap=$(( (2048 * emhz * pkhz / (pmhz * ekhz) + 1) / 2 ))
 	FAKE_HYBRID="P:0-$((p - 1)):1024:$pprio,E:$p-$((p + e - 1)):$ecap:$eprio"

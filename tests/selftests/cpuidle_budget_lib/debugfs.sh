@@ -8,31 +8,15 @@
 # (emul_idle/platform, emul_blk/stats) are read by key where used.
 # Sourced, not run.
 
-# table_col FILE COLUMN [ROW]: column COLUMN of every row of FILE, one
-# value a line; with ROW, of the row whose first field is ROW only. Prints
-# nothing and fails when FILE cannot be read or its header has no COLUMN.
-table_col() {
-	[ -r "$1" ] || return 1
-	awk -v name="$2" -v row="${3-}" -v by_row="${3+1}" '
-		NR == 1 {
-			for (i = 1; i <= NF; i++)
-				if ($i == name)
-					c = i
-			if (!c)
-				exit 1
-			next
-		}
-		!by_row || $1 == row { print $c }' "$1"
-}
-
-# table_cols FILE COLUMN...: the named columns of every row of FILE, in
-# the order given, one row a line; fails as table_col does when a column
-# is not in the header.
-table_cols() {
-	local file=$1
-	shift
+# table_rows FILE ROW COLUMN...: the named columns, in the order given, of
+# the row of FILE whose first field is ROW, or of every row for ROW "*",
+# one row a line. Prints nothing and fails when FILE cannot be read or its
+# header lacks a COLUMN.
+table_rows() {
+	local file=$1 row=$2
+	shift 2
 	[ -r "$file" ] || return 1
-	awk -v names="$*" '
+	awk -v names="$*" -v row="$row" '
 		NR == 1 {
 			n = split(names, want, " ")
 			for (i = 1; i <= NF; i++)
@@ -42,7 +26,7 @@ table_cols() {
 					exit 1
 			next
 		}
-		{
+		row == "*" || $1 == row {
 			line = $col[want[1]]
 			for (j = 2; j <= n; j++)
 				line = line " " $col[want[j]]
@@ -50,8 +34,22 @@ table_cols() {
 		}' "$file"
 }
 
+# table_col FILE COLUMN [ROW]: column COLUMN of every row of FILE, one
+# value a line; with ROW, of the row whose first field is ROW only.
+table_col() {
+	table_rows "$1" "${3:-*}" "$2"
+}
+
+# table_cols FILE COLUMN...: the named columns of every row of FILE, in
+# the order given, one row a line.
+table_cols() {
+	local file=$1
+	shift
+	table_rows "$file" "*" "$@"
+}
+
 # table_sum FILE COLUMN: the sum of column COLUMN over every row, a whole
-# number; fails as table_col does.
+# number; fails as table_rows does.
 table_sum() {
 	local v
 	v=$(table_col "$1" "$2") || return 1
