@@ -3,6 +3,8 @@
 # cpuidle-budget: the budget cpuidle governor, its kernel series and bench.
 #
 #   make check   all tests; the last line is "N passed, N failed"
+#   make bisect  every patch of every series built in order (for whoever
+#                changes patches/; make check builds only the final trees)
 #   make demo    the A/B bench in short: governors side by side, with intervals
 #   make ab      the A/B bench: governors in rotated blocks, with intervals
 #   make         build cpuidle_budget.ko against KDIR (a kernel carrying
@@ -16,7 +18,7 @@ BUDGET_KUNIT ?= $(shell grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && echo m)
 KCONFIG_FLAGS = CONFIG_CPU_IDLE_GOV_BUDGET=m \
 		CONFIG_CPU_IDLE_GOV_BUDGET_KUNIT_TEST=$(BUDGET_KUNIT)
 
-.PHONY: all module install dkms-source patches deps tree kernel modules baseline helpers selftests check demo bench ab sensitivity deb clean distclean
+.PHONY: all module install dkms-source patches deps deps-plots bisect tree kernel modules baseline helpers selftests check demo bench ab sensitivity deb clean distclean
 
 all: module
 
@@ -45,8 +47,13 @@ dkms-source:
 patches: tree
 	scripts/gen-patches.sh
 
+# What every target needs; deps-plots adds matplotlib for the bench's and
+# the demo's plots.
 deps:
 	scripts/install-deps.sh
+
+deps-plots:
+	scripts/install-deps.sh --plots
 
 # build/linux: pristine 6.12 plus patches/, then the lean test kernel.
 tree: deps
@@ -65,7 +72,7 @@ modules: kernel
 # at that tree; the next "make tree" applies the series again (the test
 # kernel in build/kobj is not touched).
 baseline: deps
-	BASELINE=1 scripts/kernel-tree.sh --alone test/baseline
+	BASELINE=1 scripts/kernel-tree.sh --alone test/baseline --build-last
 	BASELINE=1 scripts/build-modules.sh
 
 # The selftests as a kernel selftests tree, their helper programs built
@@ -83,6 +90,13 @@ selftests: helpers
 
 check: deps
 	scripts/check.sh
+
+# Every patch of every series built in order (scripts/bisect.sh): each
+# series of ALONE_SERIES alone on pristine 6.12, then the full series.
+# TAP and logs in build/bisect/; make check's last comment line says
+# whether it ran for the patches as they are.
+bisect: deps
+	scripts/bisect.sh
 
 # The A/B bench (bench/README.md): per scenario one continuous load, the
 # governors in rotated blocks, paired 95% intervals and an A/A control;
@@ -104,7 +118,7 @@ AB_RUN = bench/ab-run.sh --plot build/bench/plots build/bench/results.json \
 # older tree is carried into the report); an A/B scenario whose A/A
 # interval excludes 1 fails the target after everything else has run
 # and been reported.
-bench: deps modules helpers
+bench: deps-plots modules helpers
 	rm -rf build/bench
 	scripts/vm-run.sh --name bench --icount 4 --timeout 1200 bench/idle-path.sh
 	bench/bench-report.py build/results/vm-bench build/bench/results.json
@@ -131,16 +145,16 @@ bench: deps modules helpers
 
 # The A/B bench alone; make sensitivity: the sweeps of
 # bench/sensitivity.jobs, added to the same results and report.
-ab: deps modules helpers
+ab: deps-plots modules helpers
 	$(AB_RUN) $(AB_SCENARIOS)
 
-sensitivity: deps modules helpers
+sensitivity: deps-plots modules helpers
 	$(AB_RUN) @bench/sensitivity.jobs
 
 # A short A/B bench: the same scenarios, 3 rounds of short blocks; the
 # table on the terminal, build/demo/ab-report.md and a plot per scenario
 # with the intervals in build/demo/plots/.
-demo: deps modules helpers
+demo: deps-plots modules helpers
 	AB_ARGS="rounds=3 settle=3 measure=3 $(AB_ARGS)" bench/ab-run.sh \
 		--plot build/demo/plots build/demo/results.json build/demo/ab-report.md \
 		$(AB_SCENARIOS)

@@ -10,17 +10,22 @@
 #  host-tap-summary.tap  scripts/tap-summary.py on hand-made TAP and KTAP
 #                        files: what did not run never passes (seconds)
 #  host-kernel-tree.tap  scripts/kernel-tree.sh on a fake tree (seconds)
+#  host-bisect.tap       make bisect on a scratch tree that compiles: a
+#                        patch that breaks the build fails it (seconds)
 #  host-series-warnings.tap  the warning filter of the Debian config check
 #                        on a hand-made tree and log (seconds)
 #  host-analysers.tap    tools/cpuidle-analyze and tools/sched-placement on
 #                        hand-made traces (seconds)
-#  series-pm.tap         the cpuidle series alone applies to pristine 6.12
-#                        and the kernel builds after every patch
-#  series-test-baseline.tap  so do the test hook's first two patches
-#                        (the bench's kernel without the series)
+#  series-pm.tap         the cpuidle series alone applies to pristine 6.12,
+#                        and that kernel builds
+#  series-test-baseline.tap  the test hook's first two patches apply
+#                        alone (the bench's kernel without the series)
 #  series.tap            the full series (sched, then pm, then the test
 #                        hook) applies to pristine 6.12 and the kernel
-#                        builds after every patch (bisectable)
+#                        builds: the test kernel. Every patch built in
+#                        order (bisectable) is make bisect's
+#                        (scripts/bisect.sh); the last comment line says
+#                        whether it ran for these patches
 #  host-selftest-helpers.tap  the guest selftests' helpers fail on no data
 #                        (needs build/linux's KTAP helpers; seconds)
 #  static.tap            checkpatch --strict on patches/ and the project's
@@ -64,6 +69,7 @@ host_test() {
 
 host_test tap-summary
 host_test kernel-tree
+host_test bisect
 host_test analysers
 host_test ab-report
 host_test series-warnings
@@ -71,40 +77,31 @@ host_test global-symbols
 host_test vm-log
 host_test fake-hybrid
 
-# series_run TAP NAME ARGS...: scripts/kernel-tree.sh ARGS, its per-patch
-# results in TAP with a plan for the patches of NAME (all when empty);
-# whatever failed, TAP says so. Fails if the run did.
-series_run() {
-	local tap=$1 name=$2 rc=0
-	shift 2
-	"$TOP/scripts/kernel-tree.sh" "$@" || rc=1
-	[ $rc = 0 ] || grep -q '^not ok' "$tap" 2>/dev/null ||
-		tap_line $(($(grep -Ec '^(not )?ok' "$tap" 2>/dev/null) + 1)) 1 \
-			"scripts/kernel-tree.sh $* prepares and builds the kernel" >>"$tap"
-	tap_plan_first "$tap" "$(series_patches "$name" | grep -c .)"
-	tap_files+=("$tap")
-	return $rc
-}
-# The cpuidle series alone on pristine 6.12, patch by patch. The scheduler
-# series comes first in patches/series, so the full run below builds it on
-# pristine 6.12 as it would be alone (series.tap's comments say where each
-# series starts), then pm on top of it, then the test hook (not for merge).
-rm -f "$RESULTS/series-pm.tap"
-series_run "$RESULTS/series-pm.tap" pm --alone pm || true
-# The test hook's patches that apply to pristine 6.12 alone: the bench's
-# kernel without the series (make baseline), in objects of its own.
-rm -f "$RESULTS/series-test-baseline.tap"
-BASELINE=1 series_run "$RESULTS/series-test-baseline.tap" "$BASELINE_PATCHES" \
-	--alone "$BASELINE_PATCHES" || true
-# The full series, patch by patch; this also builds the test kernel. Its
-# results are this run's (kernel-tree.sh builds the last patch every time
-# and reuses the earlier patches' results only under the same build id).
-rm -f "$RESULTS/series.tap"
-if ! series_run "$RESULTS/series.tap" "" --build-each; then
+# The series: each applies alone and together on pristine 6.12, and the
+# final trees build (pm alone, and the full series, which is the test
+# kernel). Not every patch: that is make bisect's (scripts/bisect.sh),
+# seventeen kernel builds, most of an hour and a half on a cold cache.
+# The scheduler series comes first in patches/series, so the full run
+# applies it to pristine 6.12 as it would be alone (series.tap's comments
+# say where each series starts), then pm on top of it, then the test hook
+# (not for merge).
+for s in $ALONE_SERIES; do
+	t=$RESULTS/series-${s//\//-}.tap
+	if [[ " $BUILD_ALONE " == *" $s "* ]]; then
+		series_run "$t" $(($(series_count "$s") + 1)) --alone "$s" --build-last || true
+	else
+		series_run "$t" "$(series_count "$s")" --alone "$s" || true
+	fi
+	tap_files+=("$t")
+done
+# The full series; this also builds the test kernel. Its last line is
+# this run's build (kernel-tree.sh builds it every time).
+if ! series_run "$RESULTS/series.tap" $(($(series_count) + 1)) --build-last; then
 	# The kernel of an earlier run must not stand in for the one that
 	# failed to build: without a kernel image every guest run below fails.
 	rm -f "$KOBJ/vmlinux" "$KIMAGE"
 fi
+tap_files+=("$RESULTS/series.tap")
 log "series done ($(elapsed))"
 host_test selftest-helpers
 
@@ -352,4 +349,5 @@ for t in "${tap_files[@]}"; do
 	cat "$t"
 done
 echo "# make check took $(elapsed)"
+echo "# $(bisect_note)"
 python3 "$TOP/scripts/tap-summary.py" "${tap_files[@]}"

@@ -15,40 +15,46 @@
 # DISCARD_KERNEL_WORK=1. The pristine commit itself is rebuilt when the
 # tarball changes.
 #
-# With --build-each, the kernel is built after every patch (bisectability)
-# and a TAP line per patch is written to $RESULTS/series.tap. Objects live
-# in build/kobj, outside the tree, so resets cost only what ccache misses.
-# A reused tree keeps the per-patch results of the run that applied the
-# series only while everything that decides them is unchanged (build_id:
-# the series, the configs, the build scripts, the compiler, the flavour);
-# the last patch's result is always this run's build, so a build that
-# fails now fails now. On failure series.tap ends with its "not ok" line.
+# How much is built (a TAP line per patch in $RESULTS/series.tap, or
+# series-NAME.tap with --alone; on failure it ends with its "not ok"):
+#   (default)     nothing: every patch applies ("P applies")
+#   --build-last  every patch applies, then the kernel is built once, at
+#                 the last patch (one more line): what make check does
+#   --build-each  the kernel is built after every patch ("P applies and
+#                 the kernel builds"): bisectability, make bisect
+# Objects live in build/kobj, outside the tree, so resets cost only what
+# ccache misses. A reused full tree keeps the per-patch results of the
+# run that applied the series only while everything that decides them is
+# unchanged (build_id: the series, the configs, the build scripts, the
+# compiler, the flavour, the mode); the last build is always this run's,
+# so a build that fails now fails now.
 #
 # With --alone NAME, only series NAME (patches/NAME, or a list of some of
 # a series' patches, see series_patches in lib.sh) is applied to the
-# pristine tree and built after every patch, to show that it applies and
-# builds without the others; its TAP lines go to $RESULTS/series-NAME.tap
+# pristine tree, built as the mode says, to show that it applies (and
+# builds) without the others; its TAP lines go to $RESULTS/series-NAME.tap
 # ("/" in NAME as "-"). KOBJ and STAGE in the environment put that build
 # elsewhere (make baseline: the bench's kernel without the series).
 # The tree is left at that series, so the next plain run applies the full
-# series again. The result is kept under its build id (of NAME's patches)
-# and a run with that build id reuses it without touching the tree: the
-# same patches, configs, scripts and compiler build the same way, and
-# redoing it would throw away the full tree that the test kernel is built
-# from.
+# series again. The result is kept under its build id (of NAME's patches
+# and the mode) and a run with that build id reuses it without touching
+# the tree: the same patches, configs, scripts and compiler build the
+# same way, and redoing it would throw away the full tree that the test
+# kernel is built from.
 
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/tap.sh
 . "$TOP/scripts/tap.sh"
 
-build_each=0
+mode=apply
 alone=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build-each) build_each=1 ;;
+	--build-each) mode=each ;;
+	--build-last) mode=last ;;
 	--alone) [ -n "${2:-}" ] || die "--alone needs a series name"
-		alone=$2; build_each=1; shift ;;
-	*) die "usage: $0 [--build-each] [--alone SERIES]" ;;
+		alone=$2; shift ;;
+	*) die "usage: $0 [--build-each | --build-last] [--alone SERIES]" ;;
 	esac
 	shift
 done
@@ -106,10 +112,7 @@ make_pristine() {
 # The series (all, or the one --alone names) and the test-kernel config:
 # per-patch build results are only valid for both.
 series_id() {
-	(echo "series ${alone:-all}"
-	 series_patches "$alone"
-	 series_patches "$alone" | (cd "$PATCHES" && xargs cat)
-	 cat "$TOP"/tests/kconfig/*.config) | sha256sum | cut -c1-16
+	series_hash "$alone"
 }
 
 # Everything the per-patch build results depend on besides the tree: the
@@ -118,7 +121,7 @@ series_id() {
 # result is only reused under the same build id.
 build_id() {
 	(series_id
-	 echo "DEBUG=${DEBUG:-0} KOBJ=$KOBJ"
+	 echo "DEBUG=${DEBUG:-0} KOBJ=$KOBJ mode=$mode"
 	 cat "$BUILD_KERNEL" "$TOP/scripts/lib.sh" "$TOP/scripts/kernel-config-check.sh"
 	 gcc --version | head -1
 	 make --version | head -1) | sha256sum | cut -c1-16
@@ -128,10 +131,10 @@ tree_state_file() {
 	echo "$KSRC/.git/cpuidle-budget-series"
 }
 
-# Per-patch build results of the run that applied the series (--build-each),
-# or of the last --alone run of that series.
+# Per-patch results of the run that applied the series in this mode
+# (--build-each), or of the last --alone run of that series in this mode.
 series_tap() {
-	echo "$KSRC/.git/cpuidle-budget-series${alone:+-alone-$alone_tag}.tap"
+	echo "$KSRC/.git/cpuidle-budget-series${alone:+-alone-$alone_tag}-$mode.tap"
 }
 
 pristine_ok() {
@@ -176,25 +179,58 @@ if ! pristine_ok; then
 	make_pristine
 fi
 
-# build_log N: the log of the build at patch N (of this run's series).
+total=$(series_patches "$alone" | grep -c .)
+
+# build_log N: the log of the build at patch N (of this run's series;
+# N = total + 1 for --build-last's one build).
 build_log() {
 	echo "$RESULTS/build${alone:+-$alone_tag}-$1.log"
 }
 
-# build_last N PATCH TAP: the kernel at the last patch (N, all options
-# defined) into its build_log; its TAP line appended to TAP, which
-# becomes $tap_out. Exits with an error if it does not build.
-build_last() {
+# build_at N DESCRIPTION TAP WHERE: the kernel built now into build_log N,
+# its TAP line N appended to TAP, which becomes $tap_out. Options that later
+# patches add (or, alone, the other series) may be missing from the test
+# config, except at the full series' last patch. Exits with an error if
+# it does not build.
+build_at() {
+	local n=$1 desc=$2 tap=$3 where=$4 undefined_ok=1 rc=0
+	[ -z "$alone" ] && [ "$n" -ge "$total" ] && undefined_ok=0
 	mkdir -p "$RESULTS"
-	if "$BUILD_KERNEL" >"$(build_log "$1")" 2>&1 </dev/null; then
-		tap_line "$1" 0 "$2 applies and the kernel builds" >>"$3"
-		cp "$3" "$tap_out"
-		return 0
+	CONFIG_UNDEFINED_OK=$undefined_ok "$BUILD_KERNEL" >"$(build_log "$n")" 2>&1 </dev/null ||
+		rc=1
+	tap_line "$n" $rc "$desc" >>"$tap"
+	cp "$tap" "$tap_out"
+	[ $rc = 0 ] && return 0
+	tail -30 "$(build_log "$n")" >&2
+	die "the kernel does not build $where (see $(build_log "$n"))"
+}
+
+# What --build-last builds: "with series NAME alone" or "with the whole
+# series".
+last_what() {
+	if [ -n "$alone" ]; then
+		echo "with series $alone alone"
+	else
+		echo "with the whole series"
 	fi
-	tail -30 "$(build_log "$1")" >&2
-	tap_line "$1" 1 "$2 applies and the kernel builds" >>"$3"
-	cp "$3" "$tap_out"
-	die "the kernel does not build at patches/$2 (see $(build_log "$1"))"
+}
+# last_build TAP: --build-last's one build, TAP line total + 1.
+last_build() {
+	build_at $((total + 1)) "the kernel builds $(last_what)" "$1" "$(last_what)"
+}
+
+# series_comment PATCH PREVIOUS: the comment that opens PATCH's series
+# in the TAP, when PATCH starts one (PREVIOUS: the series of the patch
+# before it, empty for the first).
+series_comment() {
+	[ "${1%%/*}" != "$2" ] || return 0
+	if [ -n "$alone" ]; then
+		echo "# series $alone alone on pristine $KERNEL_EXPECTED"
+	elif [ -z "$2" ]; then
+		echo "# series ${1%%/*} on pristine $KERNEL_EXPECTED (as alone)"
+	else
+		echo "# series ${1%%/*} on top of the series before it"
+	fi
 }
 
 if [ -n "$alone" ] && [ -f "$(series_tap)" ] &&
@@ -209,19 +245,36 @@ fi
 
 if [ -z "$alone" ] && tree_up_to_date; then
 	log "build/linux is up to date with patches/ ($(series_id))"
-	[ $build_each = 1 ] || exit 0
+	if [ $mode != each ]; then
+		# The state file is written only once every patch of this
+		# series id applied: each one did.
+		tap=$(mktemp)
+		n=0 series=
+		while read -r patch; do
+			n=$((n + 1))
+			series_comment "$patch" "$series"
+			series=${patch%%/*}
+			tap_line "$n" 0 "$patch applies"
+		done < <(series_patches) >"$tap"
+		echo "# applied by an earlier run: the tree is this series ($(series_id))" >>"$tap"
+		mkdir -p "$RESULTS"
+		cp "$tap" "$tap_out"
+		[ $mode = apply ] || last_build "$tap"
+		rm -f "$tap"
+		exit 0
+	fi
 	if [ -f "$(series_tap)" ] &&
 	   [ "$(head -1 "$(series_tap)")" = "# build id $(build_id)" ]; then
 		# The earlier patches' results, from the run that built them
 		# under this build id; the last one is built now.
-		last=$(series_patches | grep -c .)
 		tap=$(mktemp)
-		awk -v last="$last" '/^(not )?ok [0-9]+ / && $2 + 0 < last' \
+		awk -v last="$total" '/^(not )?ok [0-9]+ / && $2 + 0 < last' \
 			"$(series_tap)" >"$tap"
-		if [ "$(grep -c '^ok ' "$tap")" = $((last - 1)) ]; then
-			echo "# patches 1..$((last - 1)): cached results of build id $(build_id)" >>"$tap"
+		if [ "$(grep -c '^ok ' "$tap")" = $((total - 1)) ]; then
+			echo "# patches 1..$((total - 1)): cached results of build id $(build_id)" >>"$tap"
 			log "per-patch results cached for build id $(build_id): building the last patch"
-			build_last "$last" "$(series_patches | tail -1)" "$tap"
+			patch=$(series_patches | tail -1)
+			build_at "$total" "$patch applies and the kernel builds" "$tap" "at patches/$patch"
 			rm -f "$tap"
 			exit 0
 		fi
@@ -239,20 +292,11 @@ git_k clean -q -fdx
 mkdir -p "$RESULTS"
 tap=$(mktemp)
 n=0
-total=$(series_patches "$alone" | grep -c .)
 series=
 while read -r patch; do
 	n=$((n + 1))
-	if [ "${patch%%/*}" != "$series" ]; then
-		if [ -n "$alone" ]; then
-			echo "# series $alone alone on pristine $KERNEL_EXPECTED" >>"$tap"
-		elif [ -z "$series" ]; then
-			echo "# series ${patch%%/*} on pristine $KERNEL_EXPECTED (as alone)" >>"$tap"
-		else
-			echo "# series ${patch%%/*} on top of the series before it" >>"$tap"
-		fi
-		series=${patch%%/*}
-	fi
+	series_comment "$patch" "$series" >>"$tap"
+	series=${patch%%/*}
 	if ! git_k am -q "$PATCHES/$patch"; then
 		git_k am --abort || true
 		tap_line "$n" 1 "$patch applies" >>"$tap"
@@ -260,30 +304,19 @@ while read -r patch; do
 		die "patches/$patch does not apply"
 	fi
 	git_k rev-parse HEAD >>"$(applied_file)"
-	if [ $build_each = 1 ]; then
-		# Alone, the test config names options of the other series.
-		if [ -z "$alone" ] && [ "$n" = "$total" ]; then
-			build_last "$n" "$patch" "$tap"
-			continue
-		fi
-		# Options of later patches do not exist yet.
-		if CONFIG_UNDEFINED_OK=1 "$BUILD_KERNEL" >"$(build_log "$n")" 2>&1 </dev/null; then
-			tap_line "$n" 0 "$patch applies and the kernel builds" >>"$tap"
-		else
-			tail -30 "$(build_log "$n")" >&2
-			tap_line "$n" 1 "$patch applies and the kernel builds" >>"$tap"
-			cp "$tap" "$tap_out"
-			die "the kernel does not build at patches/$patch (see $(build_log "$n"))"
-		fi
+	if [ $mode = each ]; then
+		build_at "$n" "$patch applies and the kernel builds" "$tap" "at patches/$patch"
+	else
+		tap_line "$n" 0 "$patch applies" >>"$tap"
 	fi
 done < <(series_patches "$alone")
-if [ $build_each = 1 ]; then
-	{ echo "# build id $(build_id)"; cat "$tap"; } >"$(series_tap)"
-	[ -z "$alone" ] || cp "$tap" "$tap_out"
-	rm -f "$tap"
-else
-	rm -f "$(series_tap)" "$tap"
-fi
+[ $mode != last ] || last_build "$tap"
+# Every build passed (build_at exits otherwise): the results are kept
+# under this build id, for a full tree's next run in --build-each and for
+# the next --alone run of this series in this mode.
+{ echo "# build id $(build_id)"; cat "$tap"; } >"$(series_tap)"
+cp "$tap" "$tap_out"
+rm -f "$tap"
 # The last few hundred commits made are enough to recognise the tree's.
 tail -n 500 "$(applied_file)" >"$(applied_file).tmp" && mv "$(applied_file).tmp" "$(applied_file)"
 # An --alone tree is not the full series: no state file, so the next

@@ -157,11 +157,74 @@ series_patches() {
 	done
 }
 
+# series_hash [NAME]: an id of what series_patches NAME applies and of
+# the test kernel's configs: the patches (names and contents, in order)
+# and tests/kconfig. Equal ids, equal trees and configs.
+series_hash() {
+	(echo "series ${1:-all}"
+	 series_patches "${1:-}"
+	 series_patches "${1:-}" | (cd "$PATCHES" && xargs cat)
+	 cat "$TOP"/tests/kconfig/*.config) | sha256sum | cut -c1-16
+}
+
 # The bench's kernel without the series: pristine 6.12 and the test hook's
 # patches that apply to it alone (a list for series_patches), built by
-# "BASELINE=1 scripts/kernel-tree.sh --alone $BASELINE_PATCHES" (make
-# baseline), so that it fakes the same hybrid parts.
+# "BASELINE=1 scripts/kernel-tree.sh --alone $BASELINE_PATCHES --build-last"
+# (make baseline), so that it fakes the same hybrid parts.
 BASELINE_PATCHES=test/baseline
+
+# The series (or patch lists) that apply to pristine 6.12 without the
+# others, besides the full series: make check applies each of them alone
+# (and builds the governor's series, pm, alone: BUILD_ALONE), make bisect
+# builds each of them alone patch by patch.
+ALONE_SERIES=${ALONE_SERIES:-pm $BASELINE_PATCHES}
+BUILD_ALONE=${BUILD_ALONE:-pm}
+
+# bisect_id: an id of everything make bisect builds (the full series and
+# each of ALONE_SERIES, with the configs); make check compares it with
+# the last make bisect's.
+bisect_id() {
+	local s
+	(series_hash
+	 for s in $ALONE_SERIES; do series_hash "$s"; done) | sha256sum | cut -c1-16
+}
+# bisect_note: one line on whether every patch was built in order for
+# the patches as they are: make bisect's verdict when its state file is of
+# this bisect_id, else that it did not run (make check prints it).
+bisect_note() {
+	local id verdict when took
+	if read -r id verdict when took 2>/dev/null <"$BISECT_RESULTS/state" &&
+	   [ "$id" = "$(bisect_id)" ]; then
+		echo "make bisect $verdict for these patches ($when, $took; $BISECT_RESULTS)"
+	else
+		echo "make bisect not run for these patches: make check builds only the final trees"
+	fi
+}
+
+# series_run TAP PLAN ARGS...: scripts/kernel-tree.sh ARGS, which writes
+# its per-patch results to TAP (the one its arguments name); whatever
+# failed, TAP says so, and it gets a plan of PLAN results at the top, so
+# that a run that stopped early counts what it never wrote as failed.
+# Fails if the run did. Needs scripts/tap.sh.
+series_run() {
+	local tap=$1 plan=$2 rc=0
+	shift 2
+	rm -f "$tap"
+	"$TOP/scripts/kernel-tree.sh" "$@" || rc=1
+	[ $rc = 0 ] || grep -q '^not ok' "$tap" 2>/dev/null ||
+		tap_line $(($(grep -Ec '^(not )?ok' "$tap" 2>/dev/null) + 1)) 1 \
+			"scripts/kernel-tree.sh $* prepares the tree" >>"$tap"
+	tap_plan_first "$tap" "$plan"
+	return $rc
+}
+
+# series_count [NAME]: how many patches series_patches NAME lists.
+series_count() {
+	series_patches "${1:-}" | grep -c .
+}
+
+# Where make bisect leaves its TAP, build logs and its verdict ("state").
+BISECT_RESULTS=${BISECT_RESULTS:-$BUILD/bisect}
 
 # kconfig_generate OBJDIR FRAGMENT...: tinyconfig in OBJDIR, the fragments
 # merged over it (kconfig_merge; an unmet dependency silently drops an

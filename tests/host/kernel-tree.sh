@@ -9,8 +9,10 @@
 # with --build-each and a fake kernel build: a TAP line per patch, a
 # failed build on a reused tree fails (it used to pass on the cached
 # results), and cached results are dropped when the build changes;
-# --alone builds one series of two, or a list of some of a series'
-# patches, on the pristine tree and keeps its result by build id.
+# with --build-last, every patch applies and one build at the end;
+# --alone applies one series of two, or a list of some of a series'
+# patches, on the pristine tree (built as the mode says) and keeps its
+# result by build id.
 # Runs on the host in a few seconds (no kernel build).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -240,6 +242,65 @@ new_build_id() {
 ok "a changed build script (build id) drops the cached results: every patch built again" \
 	new_build_id
 
+build_last() {
+	rm -f "$work/builds" "$work/results/series.tap"
+	touch "$work/linux/drivers/stray.o"
+	tree --build-last && grep -q "applying patches" "$work/out" &&
+		series_tap_is "ok 1 - $p1 applies" "ok 2 - $p2 applies" "ok 3 - $p3 applies" \
+			"ok 4 - the kernel builds with the whole series" &&
+		[ "$(cat "$work/builds")" = "b: new file undefined_ok=0" ]
+}
+ok "--build-last: every patch applies, one build at the last, every option defined" build_last
+
+build_last_reused() {
+	rm -f "$work/builds" "$work/results/series.tap"
+	tree --build-last && grep -q "up to date" "$work/out" &&
+		series_tap_is "ok 1 - $p1 applies" "ok 2 - $p2 applies" "ok 3 - $p3 applies" \
+			"ok 4 - the kernel builds with the whole series" &&
+		[ "$(cat "$work/builds")" = "b: new file undefined_ok=0" ]
+}
+ok "--build-last on an up-to-date tree: the patches as applied, the build this run's" \
+	build_last_reused
+
+build_last_fails() {
+	rm -f "$work/results/series.tap"
+	touch "$work/break-build"
+	! tree --build-last && grep -q "the kernel does not build with the whole series" "$work/out" &&
+		series_tap_is "ok 1 - $p1 applies" "ok 2 - $p2 applies" "ok 3 - $p3 applies" \
+			"not ok 4 - the kernel builds with the whole series"
+	local rc=$?
+	rm -f "$work/break-build"
+	return $rc
+}
+ok "--build-last whose build fails: fails, series.tap ends not ok" build_last_fails
+
+# --build-last's results are not --build-each's: without per-patch
+# results of its own, every patch is built.
+each_after_last() {
+	rm -f "$work/builds" "$work/linux/.git/cpuidle-budget-series-each.tap"
+	tree --build-each && grep -q "no per-patch build results" "$work/out" &&
+		[ "$(wc -l <"$work/builds")" = 3 ]
+}
+ok "--build-each after --build-last: every patch built, nothing taken from the other mode" \
+	each_after_last
+
+alone_apply() {
+	rm -f "$work/builds" "$work/results/series-b.tap"
+	tree --alone b && [ "$(git -C "$work/linux" log --format=%s pristine..HEAD)" = "b: new file" ] &&
+		[ "$(grep -E '^(not )?ok' "$work/results/series-b.tap")" = "ok 1 - $p3 applies" ] &&
+		[ ! -e "$work/builds" ]
+}
+ok "--alone b without a build mode: applies on the pristine tree, nothing built" alone_apply
+
+alone_last() {
+	rm -f "$work/builds" "$work/results/series-b.tap"
+	tree --alone b --build-last &&
+		[ "$(grep -E '^(not )?ok' "$work/results/series-b.tap" | tr '\n' ,)" = \
+		  "ok 1 - $p3 applies,ok 2 - the kernel builds with series b alone," ] &&
+		[ "$(cat "$work/builds")" = "b: new file undefined_ok=1" ]
+}
+ok "--alone b --build-last: one build, options of the other series may be missing" alone_last
+
 # alone_tap_is LINE...: the result lines of $work/results/series-b.tap.
 alone_tap_is() {
 	[ "$(grep -E '^(not )?ok' "$work/results/series-b.tap")" = "$(printf '%s\n' "$@")" ] ||
@@ -247,7 +308,7 @@ alone_tap_is() {
 }
 alone_b() {
 	rm -f "$work/builds"
-	tree --alone b &&
+	tree --alone b --build-each &&
 		[ "$(git -C "$work/linux" log --format=%s pristine..HEAD)" = "b: new file" ] &&
 		alone_tap_is "ok 1 - $p3 applies and the kernel builds" &&
 		grep -q "^# series b alone on pristine" "$work/results/series-b.tap" &&
@@ -261,7 +322,7 @@ alone_kept() {
 		[ "$(git -C "$work/linux" log -1 --format=%s)" = "b: new file" ] &&
 		[ "$(git -C "$work/linux" log --format=%s pristine..HEAD | wc -l)" = 3 ] &&
 		head=$(git -C "$work/linux" rev-parse HEAD) &&
-		tree --alone b && grep -q "results of build id .* kept, tree untouched" "$work/out" &&
+		tree --alone b --build-each && grep -q "results of build id .* kept, tree untouched" "$work/out" &&
 		[ "$(git -C "$work/linux" rev-parse HEAD)" = "$head" ] && [ ! -e "$work/builds" ] &&
 		alone_tap_is "ok 1 - $p3 applies and the kernel builds"
 }
@@ -272,7 +333,7 @@ alone_changed() {
 	rm -f "$work/builds"
 	touch "$work/break-build"
 	echo "# changed again" >>"$work/build-kernel.sh"
-	! tree --alone b && alone_tap_is "not ok 1 - $p3 applies and the kernel builds"
+	! tree --alone b --build-each && alone_tap_is "not ok 1 - $p3 applies and the kernel builds"
 	local rc=$?
 	rm -f "$work/break-build"
 	return $rc
@@ -286,7 +347,7 @@ alone_list() {
 	rm -f "$work/builds"
 	printf '# only the first\n%s\n' "$(head -1 "$work/patches/a/series")" \
 		>"$work/patches/a/first"
-	tree --alone a/first &&
+	tree --alone a/first --build-each &&
 		[ "$(git -C "$work/linux" log --format=%s pristine..HEAD)" = "first: TWO" ] &&
 		[ "$(grep -E '^(not )?ok' "$work/results/series-a-first.tap")" = \
 		  "ok 1 - a/$(head -1 "$work/patches/a/series") applies and the kernel builds" ] &&
