@@ -72,7 +72,7 @@ modules: kernel
 # at that tree; the next "make tree" applies the series again (the test
 # kernel in build/kobj is not touched).
 baseline: deps
-	BASELINE=1 scripts/kernel-tree.sh --alone test/baseline --build-last
+	BASELINE=1 scripts/kernel-tree.sh --alone test/baseline --build-last --tree
 	BASELINE=1 scripts/build-modules.sh
 
 # The selftests as a kernel selftests tree, their helper programs built
@@ -93,8 +93,8 @@ check: deps
 
 # Every patch of every series built in order (scripts/bisect.sh): each
 # series of ALONE_SERIES alone on pristine 6.12, then the full series.
-# TAP and logs in build/bisect/; make check's last comment line says
-# whether it ran for the patches as they are.
+# TAP and logs in build/bisect/; make check says, in a line before its
+# summary, whether it ran for the patches as they are.
 bisect: deps
 	scripts/bisect.sh
 

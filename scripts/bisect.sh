@@ -23,6 +23,9 @@
 . "$TOP/scripts/tap.sh"
 
 start=$(date +%s)
+# What is built, as it is now: patches edited during the run are not
+# credited with its verdict.
+id=$(bisect_id)
 RESULTS=$BISECT_RESULTS
 export RESULTS
 rm -rf "$RESULTS"
@@ -40,7 +43,7 @@ series_run "$RESULTS/series.tap" "$(series_count)" --build-each || rc=1
 taps+=("$RESULTS/series.tap")
 verdict=passed
 [ $rc = 0 ] || verdict=failed
-echo "$(bisect_id) $verdict $(date -u +%Y-%m-%dT%H:%MZ) $(( $(date +%s) - start ))s" \
+echo "$id $verdict $(date -u +%Y-%m-%dT%H:%MZ) $(( $(date +%s) - start ))s" \
 	>"$RESULTS/state"
 log "make bisect $verdict in $(( $(date +%s) - start )) s"
 python3 "$TOP/scripts/tap-summary.py" "${taps[@]}" || rc=1

@@ -24,8 +24,9 @@
 #                        hook) applies to pristine 6.12 and the kernel
 #                        builds: the test kernel. Every patch built in
 #                        order (bisectable) is make bisect's
-#                        (scripts/bisect.sh); the last comment line says
-#                        whether it ran for these patches
+#                        (scripts/bisect.sh); a comment line here, and
+#                        one before the summary, say whether it ran for
+#                        these patches
 #  host-selftest-helpers.tap  the guest selftests' helpers fail on no data
 #                        (needs build/linux's KTAP helpers; seconds)
 #  static.tap            checkpatch --strict on patches/ and the project's
@@ -102,6 +103,7 @@ if ! series_run "$RESULTS/series.tap" $(($(series_count) + 1)) --build-last; the
 	rm -f "$KOBJ/vmlinux" "$KIMAGE"
 fi
 tap_files+=("$RESULTS/series.tap")
+echo "# $(bisect_note)" >>"$RESULTS/series.tap"
 log "series done ($(elapsed))"
 host_test selftest-helpers
 
@@ -349,5 +351,5 @@ for t in "${tap_files[@]}"; do
 	cat "$t"
 done
 echo "# make check took $(elapsed)"
-echo "# $(bisect_note)"
+echo "# $(bisect_note) (make bisect: every patch built in order)"
 python3 "$TOP/scripts/tap-summary.py" "${tap_files[@]}"

@@ -23,11 +23,11 @@
 #   --build-each  the kernel is built after every patch ("P applies and
 #                 the kernel builds"): bisectability, make bisect
 # Objects live in build/kobj, outside the tree, so resets cost only what
-# ccache misses. A reused full tree keeps the per-patch results of the
-# run that applied the series only while everything that decides them is
-# unchanged (build_id: the series, the configs, the build scripts, the
-# compiler, the flavour, the mode); the last build is always this run's,
-# so a build that fails now fails now.
+# ccache misses. --build-each's per-patch results are kept under a build
+# id (build_id: the series, the configs, the build scripts, the compiler,
+# the flavour, the mode) and reused, whichever application of the series
+# the tree is, while that id holds; the last patch is always built in
+# this run, so a build that fails now fails now.
 #
 # With --alone NAME, only series NAME (patches/NAME, or a list of some of
 # a series' patches, see series_patches in lib.sh) is applied to the
@@ -36,11 +36,16 @@
 # ("/" in NAME as "-"). KOBJ and STAGE in the environment put that build
 # elsewhere (make baseline: the bench's kernel without the series).
 # The tree is left at that series, so the next plain run applies the full
-# series again. The result is kept under its build id (of NAME's patches
-# and the mode) and a run with that build id reuses it without touching
-# the tree: the same patches, configs, scripts and compiler build the
-# same way, and redoing it would throw away the full tree that the test
-# kernel is built from.
+# series again. The result is kept under its build id and a run with
+# that build id reuses it without touching the tree (make check: the
+# same patches, configs, scripts and compiler build the same way, and
+# redoing it would throw away the full tree that the test kernel is built
+# from). With --tree, the caller needs build/linux at series NAME
+# afterwards (make baseline builds modules against it): the result is
+# reused only if the tree is at NAME already, else applied again.
+#
+# build/linux/.git/cpuidle-budget-series says which series the tree is
+# (its series id and HEAD), written once every patch applied.
 
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/tap.sh
@@ -48,16 +53,21 @@
 
 mode=apply
 alone=
+need_tree=0
+usage="usage: $0 [--build-each | --build-last] [--alone SERIES [--tree]]"
 while [ $# -gt 0 ]; do
 	case $1 in
-	--build-each) mode=each ;;
-	--build-last) mode=last ;;
+	--build-each|--build-last)
+		[ $mode = apply ] || die "$usage"
+		mode=${1#--build-} ;;
 	--alone) [ -n "${2:-}" ] || die "--alone needs a series name"
 		alone=$2; shift ;;
-	*) die "usage: $0 [--build-each | --build-last] [--alone SERIES]" ;;
+	--tree) need_tree=1 ;;
+	*) die "$usage" ;;
 	esac
 	shift
 done
+[ $need_tree = 0 ] || [ -n "$alone" ] || die "$usage"
 # NAME as one word for file names.
 alone_tag=${alone//\//-}
 # Where the per-patch TAP lines go.
@@ -233,69 +243,86 @@ series_comment() {
 	fi
 }
 
+# This run's TAP lines, published to $tap_out as they come; a plain run
+# that builds nothing (make tree and the targets on it) publishes only a
+# failure, leaving make check's series.tap alone.
+tap=$(mktemp)
+trap 'rm -f "$tap"' EXIT
+publish() {
+	[ $mode = apply ] && [ -z "$alone" ] || cp "$tap" "$tap_out"
+}
+
+# cached_each FILE: the results of patches 1..total-1 of a --build-each
+# run under this build id into FILE; fails unless there are such results
+# and every one passed. They hold whichever application of the series
+# the tree is now: the build id covers everything that decides them.
+cached_each() {
+	[ $mode = each ] && [ -f "$(series_tap)" ] &&
+		[ "$(head -1 "$(series_tap)")" = "# build id $(build_id)" ] || return 1
+	awk -v last="$total" '/^(not )?ok [0-9]+ / && $2 + 0 < last' "$(series_tap)" >"$1"
+	[ "$(grep -c '^ok ' "$1")" = $((total - 1)) ]
+}
+
+# each_from_cache: the cached results of patches 1..total-1, then the
+# last patch built now.
+each_from_cache() {
+	local last
+	last=$(series_patches "$alone" | tail -1)
+	echo "# patches 1..$((total - 1)): cached results of build id $(build_id)" >>"$tap"
+	log "per-patch results cached for build id $(build_id): building the last patch"
+	build_at "$total" "$last applies and the kernel builds" "$tap" "at patches/$last"
+}
+
+mkdir -p "$RESULTS"
 if [ -n "$alone" ] && [ -f "$(series_tap)" ] &&
-   [ "$(head -1 "$(series_tap)")" = "# build id $(build_id)" ]; then
+   [ "$(head -1 "$(series_tap)")" = "# build id $(build_id)" ] &&
+   { [ $need_tree = 0 ] || tree_up_to_date; }; then
 	log "series $alone alone: results of build id $(build_id) kept, tree untouched"
-	mkdir -p "$RESULTS"
 	{ tail -n +2 "$(series_tap)"
 	  echo "# series $alone alone: results kept from the run of build id $(build_id)"
 	} >"$tap_out"
 	exit 0
 fi
 
-if [ -z "$alone" ] && tree_up_to_date; then
-	log "build/linux is up to date with patches/ ($(series_id))"
+if tree_up_to_date; then
+	log "build/linux is up to date with ${alone:+series $alone of }patches/ ($(series_id))"
 	if [ $mode != each ]; then
 		# The state file is written only once every patch of this
 		# series id applied: each one did.
-		tap=$(mktemp)
 		n=0 series=
 		while read -r patch; do
 			n=$((n + 1))
 			series_comment "$patch" "$series"
 			series=${patch%%/*}
 			tap_line "$n" 0 "$patch applies"
-		done < <(series_patches) >"$tap"
+		done < <(series_patches "$alone") >"$tap"
 		echo "# applied by an earlier run: the tree is this series ($(series_id))" >>"$tap"
-		mkdir -p "$RESULTS"
-		cp "$tap" "$tap_out"
+		publish
 		[ $mode = apply ] || last_build "$tap"
-		rm -f "$tap"
 		exit 0
 	fi
-	if [ -f "$(series_tap)" ] &&
-	   [ "$(head -1 "$(series_tap)")" = "# build id $(build_id)" ]; then
-		# The earlier patches' results, from the run that built them
-		# under this build id; the last one is built now.
-		tap=$(mktemp)
-		awk -v last="$total" '/^(not )?ok [0-9]+ / && $2 + 0 < last' \
-			"$(series_tap)" >"$tap"
-		if [ "$(grep -c '^ok ' "$tap")" = $((total - 1)) ]; then
-			echo "# patches 1..$((total - 1)): cached results of build id $(build_id)" >>"$tap"
-			log "per-patch results cached for build id $(build_id): building the last patch"
-			patch=$(series_patches | tail -1)
-			build_at "$total" "$patch applies and the kernel builds" "$tap" "at patches/$patch"
-			rm -f "$tap"
-			exit 0
-		fi
-		rm -f "$tap"
+	if cached_each "$tap"; then
+		each_from_cache
+		exit 0
 	fi
 	log "no per-patch build results for this tree and build id: applying again"
 fi
 
+use_cache=0
+cached_each "$tap" && use_cache=1
 keep_work
 log "applying ${alone:+series $alone of }patches/ to the pristine tree"
-rm -f "$(tree_state_file)" "$(series_tap)"
+rm -f "$(tree_state_file)"
+[ $use_cache = 1 ] || rm -f "$(series_tap)"
 [ -d "$KSRC/.git/rebase-apply" ] && git_k am --abort || true
 git_k reset -q --hard pristine
 git_k clean -q -fdx
-mkdir -p "$RESULTS"
-tap=$(mktemp)
+[ $use_cache = 1 ] || : >"$tap"
 n=0
 series=
 while read -r patch; do
 	n=$((n + 1))
-	series_comment "$patch" "$series" >>"$tap"
+	[ $use_cache = 1 ] || series_comment "$patch" "$series" >>"$tap"
 	series=${patch%%/*}
 	if ! git_k am -q "$PATCHES/$patch"; then
 		git_k am --abort || true
@@ -304,22 +331,26 @@ while read -r patch; do
 		die "patches/$patch does not apply"
 	fi
 	git_k rev-parse HEAD >>"$(applied_file)"
-	if [ $mode = each ]; then
+	if [ $use_cache = 1 ]; then
+		continue
+	elif [ $mode = each ]; then
 		build_at "$n" "$patch applies and the kernel builds" "$tap" "at patches/$patch"
 	else
 		tap_line "$n" 0 "$patch applies" >>"$tap"
 	fi
 done < <(series_patches "$alone")
-[ $mode != last ] || last_build "$tap"
-# Every build passed (build_at exits otherwise): the results are kept
-# under this build id, for a full tree's next run in --build-each and for
-# the next --alone run of this series in this mode.
-{ echo "# build id $(build_id)"; cat "$tap"; } >"$(series_tap)"
-cp "$tap" "$tap_out"
-rm -f "$tap"
 # The last few hundred commits made are enough to recognise the tree's.
 tail -n 500 "$(applied_file)" >"$(applied_file).tmp" && mv "$(applied_file).tmp" "$(applied_file)"
-# An --alone tree is not the full series: no state file, so the next
-# plain run applies the full series again.
-[ -n "$alone" ] || echo "$(series_id) $(git_k rev-parse HEAD)" >"$(tree_state_file)"
+# What the tree is now: the full series, or series NAME alone, so that the
+# next run of another knows to apply again.
+echo "$(series_id) $(git_k rev-parse HEAD)" >"$(tree_state_file)"
+if [ $use_cache = 1 ]; then
+	each_from_cache
+else
+	[ $mode != last ] || last_build "$tap"
+	# Every build passed (build_at exits otherwise): the results are
+	# kept under this build id, for the next run in this mode.
+	{ echo "# build id $(build_id)"; cat "$tap"; } >"$(series_tap)"
+	publish
+fi
 log "applied $n patches${alone:+ (series $alone alone)}"

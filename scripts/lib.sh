@@ -169,7 +169,7 @@ series_hash() {
 
 # The bench's kernel without the series: pristine 6.12 and the test hook's
 # patches that apply to it alone (a list for series_patches), built by
-# "BASELINE=1 scripts/kernel-tree.sh --alone $BASELINE_PATCHES --build-last"
+# "BASELINE=1 scripts/kernel-tree.sh --alone $BASELINE_PATCHES --build-last --tree"
 # (make baseline), so that it fakes the same hybrid parts.
 BASELINE_PATCHES=test/baseline
 

@@ -512,15 +512,18 @@ static void emul_fill_window(u64 len_ns)
 	for_each_possible_cpu(cpu) {
 		struct emul_cpu_window *c = &emul.w.cpu[cpu];
 		struct emul_cpu_prev *p = &emul.prev[cpu];
-		u64 idle_us, wall_us, idle_ns, done = 0;
+		u64 idle_us, iowait_us, wall_us, idle_ns, done = 0;
 
 		memset(c, 0, sizeof(*c));
 		c->type = emul.types[cpu];
 		if (!cpu_online(cpu))
 			continue;
+		/* iowait is idle to the hardware: see budget_cpu_window(). */
 		idle_us = get_cpu_idle_time_us(cpu, &wall_us);
-		if (idle_us == (u64)-1)
+		iowait_us = get_cpu_iowait_time_us(cpu, NULL);
+		if (idle_us == (u64)-1 || iowait_us == (u64)-1)
 			continue;
+		idle_us += iowait_us;
 		idle_ns = min((idle_us - p->idle_us) * NSEC_PER_USEC, len_ns);
 		p->idle_us = idle_us;
 		p->wall_us = wall_us;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bisect (scripts/bisect.sh) on a scratch tree that really compiles:
+# make bisect's scripts/bisect.sh on a scratch tree that really compiles:
 # a small C program as the "kernel", two series of patches. A patch that
 # breaks the build and a later one that mends it: the final tree builds
 # (make check's --build-last passes), make bisect fails naming the
@@ -75,11 +75,12 @@ chmod +x "$work/build-kernel.sh"
 env_run() {
 	BUILD=$work/build KSRC=$work/linux PATCHES=$work/patches \
 		KERNEL_TARBALL=$work/linux.tar.xz RESULTS=$work/results \
-		BUILD_KERNEL=$work/build-kernel.sh ALONE_SERIES=b "$@"
+		BISECT_RESULTS=$work/build/bisect BUILD_KERNEL=$work/build-kernel.sh \
+		ALONE_SERIES=b "$@"
 }
 bisect() {
 	rm -f "$work/builds"
-	env_run make -s -C "$TOP" bisect >"$work/out" 2>&1
+	env_run "$TOP/scripts/bisect.sh" >"$work/out" 2>&1
 }
 # tap_of FILE: the result lines of make bisect's FILE, one a line.
 tap_of() {

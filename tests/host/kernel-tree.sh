@@ -215,23 +215,30 @@ reuse_failed_build() {
 ok "--build-each on a reused tree whose build fails: fails, series.tap ends not ok" \
 	reuse_failed_build
 
+# Applied afresh (a stray file made the tree stale), the per-patch
+# results of this build id still hold: only the last patch is built, and
+# its failure fails the run.
 fresh_failed_build() {
-	rm -f "$work/results/series.tap"
+	rm -f "$work/results/series.tap" "$work/builds"
 	touch "$work/linux/drivers/stray.o"
 	! tree --build-each && grep -q "applying patches" "$work/out" &&
-		series_tap_is "not ok 1 - $p1 applies and the kernel builds"
+		series_tap_is "ok 1 - $p1 applies and the kernel builds" \
+			"ok 2 - $p2 applies and the kernel builds" \
+			"not ok 3 - $p3 applies and the kernel builds" &&
+		[ "$(cat "$work/builds")" = "b: new file undefined_ok=0" ]
 }
-ok "--build-each applying afresh, a build that fails: fails at the first patch" \
+ok "--build-each applying afresh: cached results of this build id kept, the last built and failing" \
 	fresh_failed_build
 
 fixed_again() {
 	rm -f "$work/break-build" "$work/builds"
-	tree --build-each && grep -q "applying patches" "$work/out" &&
+	tree --build-each &&
 		series_tap_is "ok 1 - $p1 applies and the kernel builds" \
 			"ok 2 - $p2 applies and the kernel builds" \
-			"ok 3 - $p3 applies and the kernel builds"
+			"ok 3 - $p3 applies and the kernel builds" &&
+		[ "$(cat "$work/builds")" = "b: new file undefined_ok=0" ]
 }
-ok "after the failure, a working build passes again, every patch built" fixed_again
+ok "after the failure, a working build passes again" fixed_again
 
 new_build_id() {
 	rm -f "$work/builds"
@@ -300,6 +307,44 @@ alone_last() {
 		[ "$(cat "$work/builds")" = "b: new file undefined_ok=1" ]
 }
 ok "--alone b --build-last: one build, options of the other series may be missing" alone_last
+
+# make bisect after make check: the --alone runs in between leave the
+# tree at another series, and the full series' per-patch results of this
+# build id still hold.
+each_survives_alone() {
+	rm -f "$work/builds"
+	tree --build-each && tree --alone b --build-last && rm -f "$work/builds" &&
+		tree --build-each && grep -q "applying patches" "$work/out" &&
+		[ "$(cat "$work/builds")" = "b: new file undefined_ok=0" ]
+}
+ok "--build-each after an --alone run: the tree applied again, only the last patch built" \
+	each_survives_alone
+
+# make baseline: --tree needs the tree at the series afterwards.
+alone_tree() {
+	rm -f "$work/builds"
+	tree --alone b --build-last && grep -q "kept, tree untouched" "$work/out" &&
+		[ "$(git -C "$work/linux" log --format=%s pristine..HEAD | wc -l)" = 3 ] &&
+		tree --alone b --build-last --tree && grep -q "applying series b" "$work/out" &&
+		[ "$(git -C "$work/linux" log --format=%s pristine..HEAD)" = "b: new file" ] &&
+		[ "$(cat "$work/builds")" = "b: new file undefined_ok=1" ] &&
+		tree --alone b --build-last --tree && grep -q "kept, tree untouched" "$work/out"
+}
+ok "--alone --tree: a kept result only where the tree is that series, else applied again" \
+	alone_tree
+
+usage_refused() {
+	! tree --build-each --build-last && grep -q "usage:" "$work/out" &&
+		! tree --tree && grep -q "usage:" "$work/out"
+}
+ok "two build modes, or --tree without --alone, are refused" usage_refused
+
+# make tree builds nothing: make check's series.tap is not its to write.
+apply_quiet() {
+	echo "make check's" >"$work/results/series.tap"
+	tree && [ "$(cat "$work/results/series.tap")" = "make check's" ]
+}
+ok "a plain run (nothing built) leaves series.tap as it was" apply_quiet
 
 # alone_tap_is LINE...: the result lines of $work/results/series-b.tap.
 alone_tap_is() {

@@ -5,8 +5,10 @@
 # bad parameters are refused and leave no device; fio at queue depth 1
 # runs on it; every request waits at least the shortest service time;
 # completions come from the interrupt CPU, so a task on another CPU is
-# woken remotely (and one on the interrupt CPU is not); the module
-# unloads and its device goes. Runs in make check's platform guest.
+# woken remotely (and one on the interrupt CPU is not); a CPU whose task
+# waits on I/O is idle to the power model and to the governor's sampler
+# (iowait is idle time); the module unloads and its device goes. Runs in
+# make check's platform guest.
 
 DIR=$(dirname "$0")
 . "$DIR/../cpuidle_budget/lib.sh"
@@ -17,10 +19,23 @@ cd "${TMPDIR:-/tmp}" || exit 1
 
 ktap_print_header
 require_emulated emul_blk
-ktap_set_plan 5
+ktap_set_plan 7
 command -v fio >/dev/null || ktap_exit_fail_msg "fio is not installed (scripts/install-deps.sh)"
 module_loaded emul_blk && ktap_exit_fail_msg "emul_blk is already loaded"
-trap 'rmmod emul_blk 2>/dev/null' EXIT
+MODEL=/sys/module/emul_idle/parameters/power_model
+CPUS=/sys/kernel/debug/emul_idle/cpus
+PKGS=/sys/kernel/debug/cpuidle_budget/packages
+ORIG_GOV=$(current_governor)
+ORIG_MODEL=$(cat $MODEL)
+budget_was_loaded=0
+module_loaded && budget_was_loaded=1
+restore() {
+	rmmod emul_blk 2>/dev/null
+	set_governor "$ORIG_GOV"
+	echo "$ORIG_MODEL" >$MODEL
+	[ $budget_was_loaded = 1 ] || rmmod "$MODULE" 2>/dev/null
+}
+trap restore EXIT
 
 stat_of() {
 	awk -v k="$1" '$1 == k { print $2 }' $STATS
@@ -87,6 +102,41 @@ all_remote() {
 	is_count "$remote" "$requests" && [ "$requests" -gt 0 ] && [ "$remote" = "$requests" ]
 }
 ktap_test_result "a task off the interrupt CPU: every completion is remote" all_remote
+
+# iowait is idle: fio at queue depth 1 on CPU 1 (every completion from
+# CPU 0) spends the run waiting on the device, in iowait, not running.
+# The model's busy time of CPU 1 and the busy CPUs of the governor's
+# samples must say idle; counting iowait as busy, they said CPU 1 was
+# busy the whole run (2000 ms), and io-qd1 drew a busy CPU's power.
+echo Y >$MODEL || ktap_exit_fail_msg "cannot start the power model"
+modprobe "$MODULE" && set_governor budget ||
+	ktap_exit_fail_msg "cannot make budget the governor"
+busy0=$(table_col $CPUS busy_ms 1)
+qd1 1 >/dev/null &
+fio_pid=$!
+samples=
+for _ in 1 2 3 4 5 6; do
+	sleep 0.3
+	samples+="$(table_col $PKGS busy_cpus 0) "
+done
+wait $fio_pid
+busy1=$(table_col $CPUS busy_ms 1)
+ktap_print_msg "fio on CPU 1 for 2000 ms: the model counts CPU 1 busy $((busy1 - busy0)) ms; the governor's samples count busy CPUs: $samples"
+model_idle() {
+	is_count "$busy0" "$busy1" && [ $((busy1 - busy0)) -lt 1000 ]
+}
+ktap_test_result "iowait is idle to the model: CPU 1 waiting on fio's I/O is busy under half the run" \
+	model_idle
+# Most samples count no busy CPU: the one in iowait is not.
+sampler_idle() {
+	local n zero
+	read -r n zero < <(echo "$samples" | tr ' ' '\n' |
+		awk 'NF { n++; if ($1 == 0) z++ } END { print n + 0, z + 0 }')
+	[ "$n" = 6 ] && [ $((2 * zero)) -ge "$n" ]
+}
+ktap_test_result "iowait is idle to the governor's sampler: most samples count no busy CPU" \
+	sampler_idle
+set_governor "$ORIG_GOV"
 
 read -r ios min remote requests < <(qd1 0)
 ktap_print_msg "fio on CPU 0: $ios I/Os, $requests requests, $remote completed remotely"

@@ -396,13 +396,21 @@ static void budget_read_source(struct budget_pkg *pkg, int cpu, u64 window_us,
 /*
  * @cpu's idle and wall time since its last baseline, which becomes now;
  * false when the CPU's idle time is not accounted (no NO_HZ).
+ *
+ * Idle time is the kernel's idle plus its iowait: tick-sched accounts an
+ * idle CPU's time as iowait instead of idle while a task that slept on
+ * I/O from it waits, but the CPU is in an idle state all the same and
+ * draws an idle CPU's power. Leaving iowait out counts a CPU running
+ * fio at queue depth 1 busy, though it is idle most of the time.
  */
 static bool budget_cpu_window(int cpu, u64 *idle_delta, u64 *wall_delta)
 {
 	u64 wall, idle = get_cpu_idle_time_us(cpu, &wall);
+	u64 iowait = get_cpu_iowait_time_us(cpu, NULL);
 
-	if (idle == (u64)-1)
+	if (idle == (u64)-1 || iowait == (u64)-1)
 		return false;
+	idle += iowait;
 	*idle_delta = idle - per_cpu(budget_prev_idle_us, cpu);
 	*wall_delta = wall - per_cpu(budget_prev_wall_us, cpu);
 	per_cpu(budget_prev_idle_us, cpu) = idle;
