@@ -21,7 +21,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from benchlib import interval, paired, t95  # noqa: E402
+from benchlib import detectable, interval, paired, sd_of, t95  # noqa: E402
 
 
 def read_kv_lines(path):
@@ -516,7 +516,29 @@ def analyse(directory):
     if "teo" in arms and "teo2" in arms:
         out["aa"] = out["arms"]["teo"]["vs"]["teo2"]
         out["trustworthy"] = contains_one(out["aa"])
+    out["detectable"] = smallest_detectable(arms, values, higher_better)
     return out
+
+
+def smallest_detectable(arms, values, higher_better):
+    """The smallest ratio on the primary metric that this run's rounds
+    could tell from 1 with 80% power (benchlib.detectable()), from the
+    scatter of the A/A pair's per-round log-ratios, which is the noise
+    two identical arms show; without an A/A pair, the median scatter of
+    every pair's."""
+    n = len(values[arms[0]])
+
+    def sd(a, o):
+        return sd_of([math.log(x / y) for x, y in zip(values[a], values[o])])
+    if "teo" in arms and "teo2" in arms:
+        s, source = sd("teo", "teo2"), "aa"
+    else:
+        sds = sorted(sd(a, o) for i, a in enumerate(arms) for o in arms[i + 1:])
+        if not sds:
+            return None
+        s, source = sds[len(sds) // 2], "median of the pairs"
+    return {"ratio": detectable(s, n), "sd_log": round(s, 5), "n": n, "from": source,
+            "higher_is_better": higher_better}
 
 
 # The model's constants a sweep varies, as the scenario file records them.
@@ -577,7 +599,13 @@ def fmt(ci):
 
 
 def report(ab):
-    lines = ["# A/B bench (bench/ab.sh)", ""]
+    failed = sorted(n for n, s in ab.items() if s.get("trustworthy") is False)
+    lines = []
+    if failed:
+        # The first line, where nobody quoting from the report misses it.
+        lines += ["**NOT TRUSTWORTHY: the A/A interval excludes 1 in " + ", ".join(failed)
+                  + "; quote nothing from this run.**", ""]
+    lines += ["# A/B bench (bench/ab.sh)", ""]
     for name, s in sorted(ab.items()):
         lines += [f"## {name}", "",
                   f'part {s["part"]}, PL1 {s["pl1_mw"]} mW (window {s["pl1_window_ms"]} ms), '
@@ -591,6 +619,11 @@ def report(ab):
             lines += [f'A/A (teo against teo2): {fmt(s["aa"])}: '
                       + ("contains 1." if s["trustworthy"] else
                          "**does not contain 1: this scenario's results are not trustworthy.**"), ""]
+        d = s.get("detectable")
+        if d and d["ratio"]:
+            lines += [f'Smallest effect this run could detect (80% power, from the scatter of '
+                      f'{"the A/A pair" if d["from"] == "aa" else d["from"]} over {d["n"]} '
+                      f'rounds): {d["ratio"]:.3f}.', ""]
         arms = list(s["arms"])
         lines += ["| arm | mean | power mW | " + " | ".join(f"vs {o}" for o in arms) + " |",
                   "|---" * (len(arms) + 3) + "|"]

@@ -8,7 +8,8 @@
 # dropped, and the io-qd1 reader (the device's requests, fio's status
 # dumps between text lines), the intervals of the secondary figures, the
 # sensitivity tables and the keystrokes' elasticity to the frequency;
-# and bench/ab.sh's order of the arms in each round.
+# and bench/ab.sh's order of the arms in each round; a failed A/A on the
+# report's first line; the smallest detectable effect.
 # Runs on the host in a second.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -109,6 +110,27 @@ aa_fails() {
 		grep -q "not trustworthy" "$T/b/r.md"
 }
 ok "A/A that differs: interval excludes 1, report says not trustworthy, exit 1" aa_fails
+
+first_line() {
+	head -1 "$T/b/r.md" | grep -q "^\*\*NOT TRUSTWORTHY: the A/A interval excludes 1 in steady-15w;" &&
+		head -1 "$T/a/r.md" | grep -q "^# A/B bench"
+}
+ok "the report's first line says a run's A/A excluded 1, and only then" first_line
+
+# The noise run's A/A log-ratios (teo against teo2, per-P-core cycles
+# 10^6 against 10^6 times 1.001, 0.999, 1.0005, 0.9995): -0.0009995,
+# 0.0010005, -0.00049988, 0.00050013; sd 0.00091287. Over 4 rounds, 80%
+# power at 95%: exp((t95(3) 3.182 + t80(3) 0.978) * sd / 2) = 1.00190.
+detectable_worked() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["ab"]["steady-15w"]["detectable"]
+sys.exit(0 if (d["ratio"] == 1.0019 and d["sd_log"] == 0.00091 and d["n"] == 4
+               and d["from"] == "aa") else 1)' "$T/a/r.json" &&
+		grep -q "Smallest effect this run could detect (80% power, from the scatter of the A/A pair over 4 rounds): 1.002" "$T/a/r.md"
+}
+ok "the smallest detectable effect (80% power) from the A/A scatter, worked by hand, in the report" \
+	detectable_worked
 
 # typing DIR: a typing-6w run of 2 rounds, arms teo and slow (no A/A);
 # one block per arm and round, each 1 s; 10 keys per block, sent at the
