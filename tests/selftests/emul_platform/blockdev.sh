@@ -103,27 +103,50 @@ all_remote() {
 }
 ktap_test_result "a task off the interrupt CPU: every completion is remote" all_remote
 
-# iowait is idle: fio at queue depth 1 on CPU 1 (every completion from
-# CPU 0) spends the run waiting on the device, in iowait, not running.
-# The model's busy time of CPU 1 and the busy CPUs of the governor's
-# samples must say idle; counting iowait as busy, they said CPU 1 was
-# busy the whole run (2000 ms), and io-qd1 drew a busy CPU's power.
+read -r ios min remote requests < <(qd1 0)
+ktap_print_msg "fio on CPU 0: $ios I/Os, $requests requests, $remote completed remotely"
+unloads() {
+	is_count "$remote" "$requests" && [ "$requests" -gt 0 ] && [ "$remote" = 0 ] &&
+		rmmod emul_blk && [ ! -e $DEV ]
+}
+ktap_test_result "a task on the interrupt CPU: none remote; the module unloads, the device goes" \
+	unloads
+
+# iowait is idle: fio at queue depth 1 on CPU 1 against a slow device
+# (5 ms a request, every completion from CPU 0) spends most of the run
+# waiting on it, in iowait, not running: its own work per request is a
+# few hundred microseconds here (the run above: the shortest completion
+# is about 200 us over the service time). The model's busy time of CPU 1
+# and the busy CPUs of the governor's samples must say idle; counting
+# iowait as busy, they said CPU 1 was busy the whole run, and io-qd1
+# drew a busy CPU's power for it.
+modprobe emul_blk irq_cpu=0 lat_min_us=5000 lat_max_us=5000 seed=7 ||
+	ktap_exit_fail_msg "cannot load emul_blk with 5 ms requests"
 echo Y >$MODEL || ktap_exit_fail_msg "cannot start the power model"
 modprobe "$MODULE" && set_governor budget ||
 	ktap_exit_fail_msg "cannot make budget the governor"
-busy0=$(table_col $CPUS busy_ms 1)
-qd1 1 >/dev/null &
+# fio takes seconds to start here: the window opens once it runs.
+taskset -c 1 fio --name=iowait --filename=$DEV --ioengine=psync --iodepth=1 --rw=randread \
+	--bs=4k --direct=1 --time_based --runtime=8 --randseed=1 >/dev/null 2>&1 &
 fio_pid=$!
+sleep 4
+busy0=$(table_col $CPUS busy_ms 1)
+r0=$(stat_of requests)
+t0=$(date +%s%N)
 samples=
 for _ in 1 2 3 4 5 6; do
 	sleep 0.3
 	samples+="$(table_col $PKGS busy_cpus 0) "
 done
-wait $fio_pid
 busy1=$(table_col $CPUS busy_ms 1)
-ktap_print_msg "fio on CPU 1 for 2000 ms: the model counts CPU 1 busy $((busy1 - busy0)) ms; the governor's samples count busy CPUs: $samples"
+done_in_window=$(($(stat_of requests) - r0))
+elapsed=$((($(date +%s%N) - t0) / 1000000))
+wait $fio_pid
+ktap_print_msg "fio on CPU 1, 5 ms requests: $done_in_window requests in $elapsed ms; the model counts CPU 1 busy $((busy1 - busy0)) ms; the governor's samples count busy CPUs: $samples"
+# fio was waiting on the device in the window: it completed requests.
 model_idle() {
-	is_count "$busy0" "$busy1" && [ $((busy1 - busy0)) -lt 1000 ]
+	is_count "$busy0" "$busy1" "$done_in_window" && [ "$done_in_window" -gt 0 ] &&
+		[ $((2 * (busy1 - busy0))) -lt "$elapsed" ]
 }
 ktap_test_result "iowait is idle to the model: CPU 1 waiting on fio's I/O is busy under half the run" \
 	model_idle
@@ -136,15 +159,5 @@ sampler_idle() {
 }
 ktap_test_result "iowait is idle to the governor's sampler: most samples count no busy CPU" \
 	sampler_idle
-set_governor "$ORIG_GOV"
-
-read -r ios min remote requests < <(qd1 0)
-ktap_print_msg "fio on CPU 0: $ios I/Os, $requests requests, $remote completed remotely"
-unloads() {
-	is_count "$remote" "$requests" && [ "$requests" -gt 0 ] && [ "$remote" = 0 ] &&
-		rmmod emul_blk && [ ! -e $DEV ]
-}
-ktap_test_result "a task on the interrupt CPU: none remote; the module unloads, the device goes" \
-	unloads
 
 ktap_finished
