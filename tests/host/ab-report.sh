@@ -9,7 +9,8 @@
 # dumps between text lines), the intervals of the secondary figures, the
 # sensitivity tables and the keystrokes' elasticity to the frequency;
 # and bench/ab.sh's order of the arms in each round; a failed A/A on the
-# report's first line; the smallest detectable effect.
+# report's first line; the smallest detectable effect; lost keys as the
+# worst latency; counts as add-one ratios.
 # Runs on the host in a second.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -277,6 +278,52 @@ sys.exit(0 if (s["primary"], t["mean"], w["mean"], t["details"]["key_p99_ms"],
 ok "typing: the p90 as the primary metric, the p99 beside it" p90_primary
 
 ok "typing: a key whose worker was still busy is lost and counted, the other keys keep their bursts" lost_key
+
+# ab-report.py's functions on values made here: its module, loaded as
+# "ab" for a python3 snippet on standard input.
+ab_py() {
+	python3 -c '
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("ab", sys.argv[1])
+ab = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ab)
+exec(sys.stdin.read())' "$TOP/bench/ab-report.py"
+}
+
+# Keys served in 1..8 ms and four lost in the block: the lost ones count
+# as the worst served (8 ms), so the p50 is the 6th of 12, 6 ms (4 ms,
+# the 4th of 8, were they dropped); 8 served keys, 4 lost.
+lost_worst() {
+	ab_py <<'EOF2'
+t = ab.Typing.__new__(ab.Typing)
+t.keys = [(i * 100000, (i + 1) * 1000, 0) for i in range(8)]
+t.lost = [850000, 900000, 950000, 990000]
+t.frames = []
+blk = {"a_time_us": "0", "b_time_us": "1000000"}
+lat, _ = t.block(blk)
+sys.exit(0 if (ab.percentile(lat, 50), len(lat), t.lost_in(blk)) == (6000, 12, 4) else 1)
+EOF2
+}
+ok "typing: a lost key counts as the block's worst latency, not dropped" lost_worst
+
+# frames missed per round, teo 0, 1, 0, 2 and teo2 0, 0, 1, 2: add-one
+# ratios keep every round (logs, lower better: 0, -log 2, log 2, 0), mean
+# 0, ratio 1 over 4 rounds; plain ratios would keep only round 3.
+counts_add_one() {
+	ab_py <<'EOF2'
+d = {"teo": [{"frames_missed": v} for v in (0, 1, 0, 2)],
+     "teo2": [{"frames_missed": v} for v in (0, 0, 1, 2)]}
+p = {"teo": [1.0] * 4, "teo2": [1.0] * 4}
+ci = ab.secondary("key_p90_ms", ["teo", "teo2"], p, d)["frames_missed"]["pairs"]["teo vs teo2"]
+sys.exit(0 if (ci["n"], ci["est"]) == (4, 1.0) and ci["lo"] < 1 < ci["hi"] else 1)
+EOF2
+}
+ok "counts (frames missed) as add-one ratios: rounds where an arm had none stay" counts_add_one
+
+uncorrected_note() {
+	grep -q "no correction for their number" "$T/a/r.md"
+}
+ok "the report says the secondary figures are many and uncorrected" uncorrected_note
 
 # The same run with round 1's blocks moved to a time no keystroke was
 # sent: round 1 has no value, is dropped and named; the JSON stays JSON

@@ -96,11 +96,12 @@
  * no power signal until the source changes.
  *
  * Whatever the source, the sampler also looks at the package's CPUs: a CPU
- * idle for less than half the window is busy, and arch_freq_scale (updated
- * every tick from APERF/MPERF), or the source's own frequency report, says
- * how close to its maximum frequency it ran. Frequency from
- * arch_freq_scale counts as known once any CPU reported a scale below the
- * maximum: without frequency invariance the scale stays at the maximum.
+ * idle (iowait included) for less than half the window is busy, and
+ * arch_freq_scale (updated every tick from APERF/MPERF), or the source's
+ * own frequency report, says how close to its maximum frequency it ran.
+ * Frequency from arch_freq_scale counts as known once any CPU reported a
+ * scale below the maximum: without frequency invariance the scale stays at
+ * the maximum.
  */
 
 #include <kunit/visibility.h>
@@ -401,7 +402,9 @@ static void budget_read_source(struct budget_pkg *pkg, int cpu, u64 window_us,
  * idle CPU's time as iowait instead of idle while a task that slept on
  * I/O from it waits, but the CPU is in an idle state all the same and
  * draws an idle CPU's power. Leaving iowait out counts a CPU running
- * fio at queue depth 1 busy, though it is idle most of the time.
+ * fio at queue depth 1 busy, though it is idle most of the time. The two
+ * are read one after the other; a CPU cannot enter iowait while idle (a
+ * task blocks on I/O from a running CPU), so their sum never goes back.
  */
 static bool budget_cpu_window(int cpu, u64 *idle_delta, u64 *wall_delta)
 {
