@@ -24,7 +24,7 @@
 [ $# = 0 ] || die "usage: $0 (no arguments: exports build/linux's HEAD)"
 [ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC (make tree)"
 gk() {
-	git -C "$KSRC" "$@"
+	git -C "$KSRC" -c core.abbrev=$PATCH_ABBREV "$@"
 }
 if [ -d "$KSRC/.git/rebase-apply" ] || [ -d "$KSRC/.git/rebase-merge" ]; then
 	die "a git am or rebase is in progress in $KSRC: finish or abort it first"

@@ -22,8 +22,11 @@ check=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The kernel tree's commands use a private index; the project's do not.
+# The diffs' "index" lines abbreviate to a fixed length: git's automatic
+# one follows the object count, which a fresh tree and one that has had
+# the series applied a few times do not share.
 g() {
-	GIT_INDEX_FILE=$tmp/index git -C "$KSRC" "$@"
+	GIT_INDEX_FILE=$tmp/index git -C "$KSRC" -c core.abbrev=$PATCH_ABBREV "$@"
 }
 
 overlay_paths() {

@@ -69,6 +69,10 @@ debian_config() {
 		kconfig_merge "$obj" "$obj/debian-options.config"
 }
 PROJECT_IDENT="cpuidle-budget maintainers"
+# The length of the abbreviated hashes in the patches' "index" lines
+# (scripts/gen-patches.sh, export-patches.sh): fixed, as git's automatic
+# length follows the kernel tree's object count.
+PATCH_ABBREV=9
 PROJECT_EMAIL="maintainers@cpuidle-budget.invalid"
 
 # Every kernel make call goes through here so that the compiler, the
