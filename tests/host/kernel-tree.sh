@@ -285,7 +285,8 @@ ok "--build-last whose build fails: fails, series.tap ends not ok" build_last_fa
 # results of its own, every patch is built.
 each_after_last() {
 	rm -f "$work/builds" "$work/linux/.git/cpuidle-budget-series-each.tap"
-	tree --build-each && grep -q "no per-patch build results" "$work/out" &&
+	[ -f "$work/linux/.git/cpuidle-budget-series-last.tap" ] &&
+		tree --build-each && grep -q "no per-patch build results" "$work/out" &&
 		[ "$(wc -l <"$work/builds")" = 3 ]
 }
 ok "--build-each after --build-last: every patch built, nothing taken from the other mode" \
