@@ -40,9 +40,10 @@
 # that build id reuses it without touching the tree (make check: the
 # same patches, configs, scripts and compiler build the same way, and
 # redoing it would throw away the full tree that the test kernel is built
-# from). With --tree, the caller needs build/linux at series NAME
-# afterwards (make baseline builds modules against it): the result is
-# reused only if the tree is at NAME already, else applied again.
+# from). With --tree, the caller needs build/linux at series NAME, and
+# its build, afterwards (make baseline builds modules against them): a
+# tree at NAME already is kept and built (make's no-op when nothing
+# changed), any other is applied again.
 #
 # build/linux/.git/cpuidle-budget-series says which series the tree is
 # (its series id and HEAD), written once every patch applied.
@@ -274,9 +275,8 @@ each_from_cache() {
 }
 
 mkdir -p "$RESULTS"
-if [ -n "$alone" ] && [ -f "$(series_tap)" ] &&
-   [ "$(head -1 "$(series_tap)")" = "# build id $(build_id)" ] &&
-   { [ $need_tree = 0 ] || tree_up_to_date; }; then
+if [ -n "$alone" ] && [ $need_tree = 0 ] && [ -f "$(series_tap)" ] &&
+   [ "$(head -1 "$(series_tap)")" = "# build id $(build_id)" ]; then
 	log "series $alone alone: results of build id $(build_id) kept, tree untouched"
 	{ tail -n +2 "$(series_tap)"
 	  echo "# series $alone alone: results kept from the run of build id $(build_id)"
