@@ -34,17 +34,17 @@ taps=()
 rc=0
 for s in $ALONE_SERIES; do
 	log "make bisect: series $s alone, every patch built"
-	t=$RESULTS/series-${s//\//-}.tap
+	t=$(series_result "$s")
 	series_run "$t" "$(series_count "$s")" --alone "$s" --build-each || rc=1
 	taps+=("$t")
 done
 log "make bisect: the full series, every patch built"
-series_run "$RESULTS/series.tap" "$(series_count)" --build-each || rc=1
-taps+=("$RESULTS/series.tap")
+series_run "$(series_result)" "$(series_count)" --build-each || rc=1
+taps+=("$(series_result)")
 verdict=passed
 [ $rc = 0 ] || verdict=failed
-echo "$id $verdict $(date -u +%Y-%m-%dT%H:%MZ) $(( $(date +%s) - start ))s" \
-	>"$RESULTS/state"
-log "make bisect $verdict in $(( $(date +%s) - start )) s"
+took=$(( $(date +%s) - start ))
+echo "$id $verdict $(date -u +%Y-%m-%dT%H:%MZ) ${took}s" >"$RESULTS/state"
+log "make bisect $verdict in $took s"
 python3 "$TOP/scripts/tap-summary.py" "${taps[@]}" || rc=1
 exit $rc

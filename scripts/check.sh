@@ -87,7 +87,7 @@ host_test fake-hybrid
 # say where each series starts), then pm on top of it, then the test hook
 # (not for merge).
 for s in $ALONE_SERIES; do
-	t=$RESULTS/series-${s//\//-}.tap
+	t=$(series_result "$s")
 	if [[ " $BUILD_ALONE " == *" $s "* ]]; then
 		series_run "$t" $(($(series_count "$s") + 1)) --alone "$s" --build-last || true
 	else
@@ -97,13 +97,13 @@ for s in $ALONE_SERIES; do
 done
 # The full series; this also builds the test kernel. Its last line is
 # this run's build (kernel-tree.sh builds it every time).
-if ! series_run "$RESULTS/series.tap" $(($(series_count) + 1)) --build-last; then
+if ! series_run "$(series_result)" $(($(series_count) + 1)) --build-last; then
 	# The kernel of an earlier run must not stand in for the one that
 	# failed to build: without a kernel image every guest run below fails.
 	rm -f "$KOBJ/vmlinux" "$KIMAGE"
 fi
-tap_files+=("$RESULTS/series.tap")
-echo "# $(bisect_note)" >>"$RESULTS/series.tap"
+tap_files+=("$(series_result)")
+echo "# $(bisect_note)" >>"$(series_result)"
 log "series done ($(elapsed))"
 host_test selftest-helpers
 

@@ -72,12 +72,8 @@ done
 # NAME as one word for file names.
 alone_tag=${alone//\//-}
 # Where the per-patch TAP lines go.
-if [ -n "$alone" ]; then
-	tap_out=$RESULTS/series-$alone_tag.tap
-	series_patches "$alone" >/dev/null || exit 1
-else
-	tap_out=$RESULTS/series.tap
-fi
+tap_out=$(series_result "$alone")
+[ -z "$alone" ] || series_patches "$alone" >/dev/null || exit 1
 # The kernel build at each patch; tests/host/kernel-tree.sh puts a fake
 # one here.
 BUILD_KERNEL=${BUILD_KERNEL:-$TOP/scripts/build-kernel.sh}
@@ -206,7 +202,6 @@ build_log() {
 build_at() {
 	local n=$1 desc=$2 tap=$3 where=$4 undefined_ok=1 rc=0
 	[ -z "$alone" ] && [ "$n" -ge "$total" ] && undefined_ok=0
-	mkdir -p "$RESULTS"
 	CONFIG_UNDEFINED_OK=$undefined_ok "$BUILD_KERNEL" >"$(build_log "$n")" 2>&1 </dev/null ||
 		rc=1
 	tap_line "$n" $rc "$desc" >>"$tap"

@@ -222,6 +222,13 @@ series_run() {
 	return $rc
 }
 
+# series_result [NAME]: the TAP file of scripts/kernel-tree.sh's results
+# for series NAME alone ("/" as "-"), or for the full series without NAME.
+series_result() {
+	local name=${1:-}
+	echo "$RESULTS/series${name:+-${name//\//-}}.tap"
+}
+
 # series_count [NAME]: how many patches series_patches NAME lists.
 series_count() {
 	series_patches "${1:-}" | grep -c .
