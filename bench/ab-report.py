@@ -63,9 +63,62 @@ def p_mcycles_per_s(block, info):
 
 
 def energy_mw(block, info):
-    """Average package power over the block."""
+    """Average package power over the block: idle-* and video-*'s primary
+    metric, whose load does the same work in every block, so that its
+    energy is its power times the block's length."""
     dt = (int(block["b_time_us"]) - int(block["a_time_us"])) / 1e6
     return (int(block["b_energy_uj"]) - int(block["a_energy_uj"])) / 1e3 / dt
+
+
+def p_mcycles_per_burst(block, info):
+    """The P-cores' Mcycles per burst (burst-* and turbo-*): bursts are
+    time-boxed, one every burst_period_ms on each P-core, so the work one
+    delivers is what the frequency gave it in that time."""
+    period_s = int(info["burst_period_ms"]) / 1000
+    dt = (int(block["b_time_us"]) - int(block["a_time_us"])) / 1e6
+    return p_mcycles_per_s(block, info) * period_s if dt > 0 else None
+
+
+def energy_per_work(block, info):
+    """Energy per unit of the scenario's work (WORK_UNITS), or None: the
+    primary metric's cost, so that a faster arm that pays for its speed
+    in energy shows it."""
+    unit = WORK_UNITS.get(info["primary"])
+    if unit is None:
+        return None
+    energy_uj = int(block["b_energy_uj"]) - int(block["a_energy_uj"])
+    work = unit[1](block, info)
+    return round(energy_uj / work, 3) if work else None
+
+
+def _p_mcycles(block, info):
+    dt = (int(block["b_time_us"]) - int(block["a_time_us"])) / 1e6
+    return p_mcycles_per_s(block, info) * dt
+
+
+def _requests(block, info):
+    return int(block["b_requests"]) - int(block["a_requests"])
+
+
+def _keys(block, info):
+    lat, _ = info["typing"].block(block)
+    return len(lat)
+
+
+def _frames(block, info):
+    return len(info["video"].block(block))
+
+
+# Per primary metric, the unit of work its energy is divided by: (name,
+# count of the work in a block). Idle has no work: its power is all.
+WORK_UNITS = {
+    "p_mcycles_per_s": ("uJ per P-core Mcycle", _p_mcycles),
+    "p_mcycles_per_burst": ("uJ per P-core Mcycle", _p_mcycles),
+    "iops": ("uJ per request", _requests),
+    "key_p90_ms": ("uJ per keystroke", _keys),
+    "key_p99_ms": ("uJ per keystroke", _keys),
+    "power_mw": None,
+}
 
 
 def rtapp_log(path):
@@ -168,7 +221,10 @@ def _per_cpu(block, name):
 
 
 def _full_cycles(busy_ms, info):
-    """Mcycles each CPU's busy_ms would give at its core type's fmax."""
+    """Mcycles each CPU's busy_ms would give at its core type's fmax (0:
+    the scenario file does not give the fmax)."""
+    if "p_fmax_mhz" not in info:
+        return 0
     fmax = {"P": int(info["p_fmax_mhz"]), "E": int(info.get("e_fmax_mhz", 0) or 0)}
     return sum(ms / 1000 * fmax[t] for ms, t in zip(busy_ms, info["types"].split(",")))
 
@@ -285,6 +341,36 @@ def typing_details(block, info):
             "frames": len(frames), "frames_missed": sum(frames), **idle_mix(block, info)}
 
 
+class Video:
+    """The frames of bench/video-rtapp.py's run: per loop of every
+    periodic thread, its start and whether it missed its period."""
+
+    def __init__(self, directory):
+        logs = os.path.join(directory, "rtapp")
+        self.frames = sorted((row["start"], row["slack"] < 0)
+                             for name in os.listdir(logs) if name.endswith(".log")
+                             for row in rtapp_log(os.path.join(logs, name)))
+
+    def block(self, block):
+        """Per frame of the block's span, whether it missed."""
+        t0, t1 = int(block["a_time_us"]), int(block["b_time_us"])
+        return [missed for t, missed in self.frames if t0 <= t < t1]
+
+
+def video_details(block, info):
+    """Secondary figures of a video block."""
+    frames = info["video"].block(block)
+    return {"frames": len(frames), "frames_missed": sum(frames),
+            "energy_per_work": energy_per_work(block, info), **idle_mix(block, info)}
+
+
+def plain_details(block, info):
+    """Secondary figures of a scenario without a load log of its own."""
+    s = busy_scale(block, info)
+    return {"busy_scale": None if s is None else round(s, 4),
+            "energy_per_work": energy_per_work(block, info), **idle_mix(block, info)}
+
+
 def fio_dumps(path):
     """The JSON documents of fio's output, in order (text between them skipped)."""
     with open(path) as f:
@@ -355,7 +441,8 @@ def io_details(block, info):
     bins = info["fio"].block(block)
     count = sum(bins.values()) if bins else 0
     return {"ios": count, "clat_p50_us": scaled(hist_percentile(bins, 50), 1000),
-            "clat_p99_us": scaled(hist_percentile(bins, 99), 1000)}
+            "clat_p99_us": scaled(hist_percentile(bins, 99), 1000),
+            "energy_per_work": energy_per_work(block, info)}
 
 
 METRICS = {
@@ -363,6 +450,8 @@ METRICS = {
     "key_p90_ms": (key_p90_ms, False),
     "key_p99_ms": (key_p99_ms, False),
     "iops": (iops, True),
+    "power_mw": (energy_mw, False),
+    "p_mcycles_per_burst": (p_mcycles_per_burst, True),
 }
 
 # The figures beside the primary metric that get intervals of their own,
@@ -373,17 +462,24 @@ TYPING_FIGURES = (("key_p50_ms", False), ("key_p90_ms", False), ("key_p95_ms", F
                   ("busy_scale", True),
                   ("key_burst_p50_ms", False), ("key_burst_x_scale_ms", False),
                   ("sat_scale", True), ("key_burst_x_sat_scale_ms", False),
-                  ("spin_fidelity", True), ("power_mw", False))
+                  ("spin_fidelity", True), ("power_mw", False), ("energy_per_work", False))
 TYPING_PRIMARIES = ("key_p90_ms", "key_p99_ms")
 SECONDARY = {
     **{p: tuple(f for f in TYPING_FIGURES if f[0] != p) for p in TYPING_PRIMARIES},
-    "iops": (("clat_p50_us", False), ("clat_p99_us", False), ("power_mw", False)),
-    "p_mcycles_per_s": (("power_mw", False),),
+    "iops": (("clat_p50_us", False), ("clat_p99_us", False), ("power_mw", False),
+             ("energy_per_work", False)),
+    "p_mcycles_per_s": (("power_mw", False), ("energy_per_work", False),
+                        ("busy_scale", True)),
+    "p_mcycles_per_burst": (("power_mw", False), ("energy_per_work", False),
+                            ("busy_scale", True)),
+    # idle-* and video-*: power is the primary; video's frames are the
+    # figure beside it.
+    "power_mw": (("frames_missed", False),),
 }
 # (arm, other): the A/A control first, then the comparisons the issues ask
 # about; a pair is reported where the run had both arms.
 PAIRS = (("teo", "teo2"), ("budget-energy", "budget-lat"), ("budget", "teo"),
-         ("budget", "menu"), ("menu", "teo"))
+         ("budget", "menu"), ("menu", "teo"), ("menu2025", "menu"))
 
 
 def mean_of(values):
@@ -470,6 +566,11 @@ def analyse(directory):
     elif info["primary"] == "iops":
         info["fio"] = Fio(directory)
         details_of = io_details
+    elif os.path.isdir(os.path.join(directory, "rtapp")):
+        info["video"] = Video(directory)
+        details_of = video_details
+    else:
+        details_of = plain_details
     metric, higher_better = METRICS[info["primary"]]
     arms = info["arms"].split()
     per_round = {}
@@ -502,6 +603,8 @@ def analyse(directory):
         "settings": {k: info[k] for k in SETTING_KEYS if k in info},
         "primary": info["primary"],
         "higher_is_better": higher_better,
+        "energy_per_work_unit": (WORK_UNITS.get(info["primary"]) or ("-",))[0],
+        "seeds": sorted({int(b["seed"]) for b in blocks if "seed" in b}),
         "rounds": len(rounds),
         "dropped_rounds": dropped,
         "rounds_kept": rounds,

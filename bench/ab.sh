@@ -95,12 +95,19 @@ if [ "$1" = --order ]; then
 	exit 0
 fi
 
+# ab.sh --design N: how many rounds complete the Williams design of N
+# arms (N for an even N, 2N for an odd one).
+if [ "$1" = --design ]; then
+	echo $(($2 % 2 ? 2 * $2 : $2))
+	exit 0
+fi
+
 # ab.sh --cpus SCENARIO: the CPU count the scenario's guest needs (on the
 # host, for bench/ab-run.sh).
 if [ "$1" = --cpus ]; then
 	case $2 in
-	steady-15w | typing-9w) echo 6 ;;
-	typing-6w | io-qd1) echo 4 ;;
+	steady-15w | typing-9w | burst-9w | turbo-15w) echo 6 ;;
+	typing-6w | io-qd1 | idle-6w | video-15w) echo 4 ;;
 	*) echo "ab.sh: unknown scenario $2" >&2; exit 1 ;;
 	esac
 	exit 0
@@ -108,8 +115,8 @@ fi
 
 SCENARIO=${1:?usage: ab.sh SCENARIO [rounds=N] [settle=S] [measure=S] [arms=A,B] [pl1_window_ms=MS]}
 shift
-ROUNDS=5 SETTLE=6 MEASURE=6 ARMS_LIST=ladder,menu,teo,teo2,budget,budget-lat,budget-energy
-LOAD_PID='' LOAD_THREADS=0 FIO_PID=''
+ROUNDS='' SETTLE=6 MEASURE=6 ARMS_LIST=''
+LOAD_PID='' LOAD_THREADS=0 FIO_PID='' BLOCK_PIDS=()
 EMUL_ARGS=() BUDGET_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=200 LAT_MAX_US=800
 NS_PER_LOOP='' CHATTER=0
 for kv in "$@"; do
@@ -133,13 +140,12 @@ for kv in "$@"; do
 	*) echo "ab.sh: unknown setting $kv" >&2; exit 1 ;;
 	esac
 done
-IFS=, read -r -a ARMS <<<"$ARMS_LIST"
 CPUIDLE=/sys/devices/system/cpu/cpuidle
 PLATFORM=/sys/kernel/debug/emul_idle/platform
 CPUS=/sys/kernel/debug/emul_idle/cpus
 PACKAGES=/sys/kernel/debug/cpuidle_budget/packages
 OVERRIDE=/sys/kernel/debug/cpuidle_budget/override
-WAKEUPS=$CB_SELFTESTS/cpuidle_budget/wakeups
+SPORADIC=$CB_SELFTESTS/cpuidle_budget_lib/sporadic
 OUT=$RESULTS_DIR/ab/$SCENARIO${VARIANT:+@$VARIANT}
 cd "${TMPDIR:-/tmp}" || exit 1
 
@@ -148,24 +154,56 @@ die() {
 	exit 1
 }
 
+# Every scenario's default arms: six, so that six rounds complete the
+# design. The A/A pair (teo, teo2) is in every one.
+ARMS_BUDGET=menu,teo,teo2,budget,budget-lat,budget-energy
+ARMS_2025=menu,menu2025,teo,teo2,budget,budget-lat
+BURST_PERIOD_MS=''
 case $SCENARIO in
 steady-15w)
-	part=adl-u-15w primary=p_mcycles_per_s
+	part=adl-u-15w primary=p_mcycles_per_s arms=$ARMS_BUDGET
 	;;
 typing-6w)
-	part=jsl-6w primary=key_p90_ms
+	part=jsl-6w primary=key_p90_ms arms=$ARMS_BUDGET
 	;;
 typing-9w)
-	part=adl-u-9w primary=key_p90_ms
+	part=adl-u-9w primary=key_p90_ms arms=$ARMS_BUDGET
 	;;
 io-qd1)
 	# No power limit: the pair at the parameters' ceiling.
 	part=adl-u-15w primary=iops PL1_MW=${PL1_MW:-1000000} PL2_MW=1000000
+	arms=menu,menu2025,teo,teo2,budget,budget-energy
+	;;
+idle-6w)
+	part=jsl-6w primary=power_mw arms=$ARMS_2025
+	;;
+video-15w)
+	part=adl-u-15w primary=power_mw arms=$ARMS_2025
+	;;
+burst-9w)
+	part=adl-u-9w primary=p_mcycles_per_burst arms=$ARMS_BUDGET BURST_PERIOD_MS=1000
+	;;
+turbo-15w)
+	# No power limit: only the turbo ratio limits bind.
+	part=adl-u-15w primary=p_mcycles_per_burst PL1_MW=${PL1_MW:-1000000} PL2_MW=1000000
+	arms=$ARMS_BUDGET BURST_PERIOD_MS=500
 	;;
 *)
 	die "unknown scenario $SCENARIO"
 	;;
 esac
+ARMS_LIST=${ARMS_LIST:-$arms}
+IFS=, read -r -a ARMS <<<"$ARMS_LIST"
+design=$("$0" --design ${#ARMS[@]})
+ROUNDS=${ROUNDS:-$design}
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] && ((ROUNDS % design == 0)) ||
+	die "rounds=$ROUNDS: ${#ARMS[@]} arms need a multiple of $design rounds (the Williams design)"
+for a in "${ARMS[@]}"; do
+	case $a in
+	ladder | menu | menu2025 | teo | teo2 | budget | budget-lat | budget-energy) ;;
+	*) die "unknown arm $a" ;;
+	esac
+done
 ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 [ "$(nproc)" = "$ncpus" ] || die "$SCENARIO needs $ncpus CPUs, has $(nproc)"
 
@@ -177,7 +215,7 @@ ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 . "$CB_TOP/bench/rtapp.sh"
 # shellcheck source=tests/selftests/cpuidle_budget_lib/debugfs.sh
 . "$CB_TOP/tests/selftests/cpuidle_budget_lib/debugfs.sh"
-if [[ $SCENARIO == typing-* ]]; then
+if [[ $SCENARIO == typing-* || $SCENARIO == video-* ]]; then
 	if [ -z "$NS_PER_LOOP" ]; then
 		NS_PER_LOOP=$(rtapp_ns_per_loop) || die "rt-app's calibration failed"
 	elif ! [[ $NS_PER_LOOP =~ ^[1-9][0-9]*$ ]]; then
@@ -198,8 +236,14 @@ load_start() {
 	case $SCENARIO in
 	steady-15w)
 		stress-ng --cpu 2 --taskset 0,1 --cpu-method nsqrt -t 0 >/dev/null 2>&1 &
-		"$WAKEUPS" 3 2 100000 &
-		"$WAKEUPS" 5 4 100000 &
+		;;
+	video-*)
+		mkdir -p "$OUT/rtapp"
+		python3 "$CB_TOP/bench/video-rtapp.py" "$SEED" \
+			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) * 3 / 2 + 60 )) \
+			"$WORK_PCT" "$OUT/rtapp" "$NS_PER_LOOP" >video.json || die "video-rtapp.py"
+		rt-app video.json >"$OUT/rt-app.out" 2>&1 &
+		LOAD_PID=$! LOAD_THREADS=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tasks"]))' <video.json)
 		;;
 	typing-*)
 		# Long enough for the warm-up and every block, with half as much
@@ -230,11 +274,73 @@ load_start() {
 	esac
 }
 
+# sporadic ARGS...: one of the block's seeded wake-up loads, in the
+# background (tests/selftests/cpuidle_budget_lib/sporadic.c).
+sporadic() {
+	"$SPORADIC" "$@" &
+	BLOCK_PIDS+=($!)
+}
+
+# load_block SEED: the part of the load that restarts at every block with
+# the round's seed, so that every arm of a round sees the same wake-ups
+# and service times from its block's start: the seeded wake-ups (their
+# phases and pauses), and in io-qd1 the device's service times.
+load_block() {
+	local seed=$1
+	if [ ${#BLOCK_PIDS[@]} -gt 0 ]; then
+		kill "${BLOCK_PIDS[@]}" 2>/dev/null
+		wait "${BLOCK_PIDS[@]}" 2>/dev/null
+	fi
+	BLOCK_PIDS=()
+	case $SCENARIO in
+	steady-15w)
+		# Cross-CPU wake-ups on the E-cores, a mean 1 ms apart: about
+		# 40% of them before the deep states' target residency.
+		sporadic -s "$seed" 3 2 1000
+		sporadic -s $((seed + 1)) 5 4 1000
+		;;
+	io-qd1)
+		echo "$seed" >/sys/module/emul_blk/parameters/seed || die "emul_blk seed"
+		;;
+	idle-6w)
+		# A screen-on idle desktop (estimates, see bench/README.md):
+		# per CPU an application timer of its own (10, 25, 50 and
+		# 100 ms: 170 wake-ups a second in all, at seeded phases),
+		# each a 50 us run; and device interrupts (a touchpad, Wi-Fi,
+		# audio: exponential, a mean 40 ms apart, from CPU 0) waking a
+		# task on CPUs 1 and 3 for 100 us.
+		local cpu period=(10000 25000 50000 100000)
+		for cpu in 0 1 2 3; do
+			sporadic -p -s $((seed + cpu)) -b 50 "$cpu" "$cpu" "${period[cpu]}"
+		done
+		sporadic -s $((seed + 4)) -b 100 1 0 40000
+		sporadic -s $((seed + 5)) -b 100 3 0 40000
+		;;
+	video-*)
+		# Device interrupts as in idle-6w, beside the player.
+		sporadic -s $((seed + 4)) -b 100 2 0 40000
+		;;
+	burst-* | turbo-*)
+		# Bursts on both P-cores at once: every BURST_PERIOD_MS, 40% of
+		# it (turbo: 20%) spinning, at the same seeded phase; the
+		# E-cores idle with cross-CPU wake-ups (exponential, a mean
+		# 2 ms apart) that no timer of theirs predicts.
+		local period=$((BURST_PERIOD_MS * 1000)) pct=40
+		[[ $SCENARIO == turbo-* ]] && pct=20
+		sporadic -p -s "$seed" -b $((period * pct / 100)) 0 0 "$period"
+		sporadic -p -s "$seed" -b $((period * pct / 100)) 1 1 "$period"
+		sporadic -s $((seed + 2)) 3 2 2000
+		sporadic -s $((seed + 3)) 5 4 2000
+		;;
+	esac
+}
+
 # arm NAME: make NAME the current governor, with budget's override set.
 arm() {
-	local gov=${1%2} over=off
+	local gov=$1 over=off
 
 	case $1 in
+	teo2) gov=teo ;;
 	budget-lat) gov=budget over="power_mw=1000 limit_mw=0" ;;
 	budget-energy) gov=budget over="power_mw=20000 limit_mw=15000 throttle=1024 busy_cpus=2" ;;
 	budget*) gov=budget ;;
@@ -295,6 +401,7 @@ edge() {
 	echo "measure_s $MEASURE"
 	echo "arms ${ARMS[*]}"
 	echo "seed $SEED"
+	echo "burst_period_ms ${BURST_PERIOD_MS:--}"
 	echo "wpm $WPM"
 	echo "typing_period_s $MEASURE"
 	echo "work_pct $WORK_PCT"
@@ -328,6 +435,7 @@ load_running() {
 load_start
 load_running || die "the load did not start its threads in 120 s"
 arm teo
+load_block "$SEED"
 sleep "$SETTLE"
 : >"$OUT/blocks"
 : >"$OUT/pressure"
@@ -336,9 +444,12 @@ for ((r = 0; r < ROUNDS; r++)); do
 	mapfile -t order < <(arm_order "$n" "$r")
 	for ((i = 0; i < n; i++)); do
 		a=${ARMS[order[i]]}
+		# A seed per round, the same for every arm of it.
+		seed=$((SEED * 1000 + r))
 		arm "$a"
+		load_block "$seed"
 		sleep "$SETTLE"
-		line="round=$r pos=$i arm=$a $(edge a)"
+		line="round=$r pos=$i arm=$a seed=$seed $(edge a)"
 		sleep "$MEASURE"
 		echo "$line $(edge b)" >>"$OUT/blocks"
 		# Per package: pressure, then the terms behind it by name.

@@ -13,7 +13,8 @@
  *
  * This device does the same. Each request draws its service time,
  * uniformly from lat_min_us..lat_max_us, from a PRNG seeded with "seed"
- * (the same seed gives the same sequence of delays), and arms a pinned
+ * (the same seed gives the same sequence of delays; writing the seed
+ * parameter restarts it), and arms a pinned
  * hrtimer on the "interrupt" CPU irq_cpu (through an IPI when it is not
  * the submitting CPU, as a device's MSI targets its vector's CPU). The
  * timer ends the request in hardirq context there, as a completion
@@ -25,8 +26,8 @@
  * on NVMe is ~93 us per request, software included); an eMMC part is
  * several times slower (2355 IOPS: ~425 us).
  *
- * debugfs emul_blk/stats: requests, and how many completed on another
- * CPU than the one that submitted them.
+ * debugfs emul_blk/stats: requests, how many completed on another CPU
+ * than the one that submitted them, and the service times drawn, summed.
  */
 
 #include <linux/blk-mq.h>
@@ -54,8 +55,13 @@ module_param(lat_max_us, uint, 0444);
 MODULE_PARM_DESC(lat_max_us, "Longest service time, us (default: 150, lat_min_us..100000)");
 
 static ulong seed = 1;
-module_param(seed, ulong, 0444);
-MODULE_PARM_DESC(seed, "Seed of the service times (default: 1)");
+static int emul_blk_seed_set(const char *val, const struct kernel_param *kp);
+static const struct kernel_param_ops emul_blk_seed_ops = {
+	.set = emul_blk_seed_set,
+	.get = param_get_ulong,
+};
+module_param_cb(seed, &emul_blk_seed_ops, &seed, 0644);
+MODULE_PARM_DESC(seed, "Seed of the service times; writing it restarts their sequence (default: 1)");
 
 static unsigned int size_mb = 256;
 module_param(size_mb, uint, 0444);
@@ -82,7 +88,29 @@ static struct {
 	struct rnd_state rnd;
 	atomic64_t requests;
 	atomic64_t remote;
-} emul_blk;
+	/* The service times drawn, summed: what a test of the seed compares. */
+	atomic64_t service_ns;
+} emul_blk = {
+	/* Initialised here: the seed's setter takes it at load, before init. */
+	.lock = __SPIN_LOCK_UNLOCKED(emul_blk.lock),
+};
+
+/*
+ * A new seed restarts the sequence of service times from its first draw,
+ * so that the bench gives every block of a round the same sequence.
+ */
+static int emul_blk_seed_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned long flags, v;
+
+	if (kstrtoul(val, 0, &v))
+		return -EINVAL;
+	spin_lock_irqsave(&emul_blk.lock, flags);
+	seed = v;
+	prandom_seed_state(&emul_blk.rnd, v);
+	spin_unlock_irqrestore(&emul_blk.lock, flags);
+	return 0;
+}
 
 static enum hrtimer_restart emul_blk_done(struct hrtimer *timer)
 {
@@ -98,13 +126,16 @@ static u64 emul_blk_service_ns(void)
 {
 	u32 span = lat_max_us - lat_min_us + 1, draw;
 	unsigned long flags;
+	u64 ns;
 
 	spin_lock_irqsave(&emul_blk.lock, flags);
 	draw = prandom_u32_state(&emul_blk.rnd);
 	spin_unlock_irqrestore(&emul_blk.lock, flags);
 	/* Uniform in lat_min_us..lat_max_us, at 1 ns resolution. */
-	return (u64)lat_min_us * NSEC_PER_USEC +
-	       (((u64)draw * span * NSEC_PER_USEC) >> 32);
+	ns = (u64)lat_min_us * NSEC_PER_USEC +
+	     (((u64)draw * span * NSEC_PER_USEC) >> 32);
+	atomic64_add(ns, &emul_blk.service_ns);
+	return ns;
 }
 
 /* On the interrupt CPU: arm its timer (the IPI's handler, or a direct call). */
@@ -163,6 +194,7 @@ static int emul_blk_stats_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "requests %lld\n", atomic64_read(&emul_blk.requests));
 	seq_printf(m, "remote_completions %lld\n", atomic64_read(&emul_blk.remote));
+	seq_printf(m, "service_ns %lld\n", atomic64_read(&emul_blk.service_ns));
 	seq_printf(m, "irq_cpu %d\n", irq_cpu);
 	seq_printf(m, "lat_min_us %u\nlat_max_us %u\nseed %lu\n", lat_min_us, lat_max_us, seed);
 	return 0;
@@ -185,7 +217,6 @@ static int __init emul_blk_init(void)
 		pr_err("emul_blk: irq_cpu, lat_min_us, lat_max_us or size_mb out of range\n");
 		return -EINVAL;
 	}
-	spin_lock_init(&emul_blk.lock);
 	prandom_seed_state(&emul_blk.rnd, seed);
 
 	ret = register_blkdev(0, "emul_blk");

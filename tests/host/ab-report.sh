@@ -400,7 +400,8 @@ EOF
 
 # IOPS 1000 and 800: teo better by 1.25 every round, interval [1.25];
 # fio's p99 (nearest rank 99 of 100: the 99th, the first slow I/O) 400
-# and 900 us, p50 100 and 150 us, 100 I/Os per block.
+# and 900 us, p50 100 and 150 us, 100 I/Os per block; 2 J a block: 1000
+# and 1250 uJ per request.
 io "$T/e"
 io_read() {
 	report "$T/e" || { cat "$T/e/out"; return 1; }
@@ -409,8 +410,10 @@ import json, sys
 s = json.load(open(sys.argv[1]))["ab"]["io-qd1"]["arms"]
 t, w = s["teo"], s["slow"]
 ok = (t["mean"] == 1000.0 and w["mean"] == 800.0 and
-      t["details"] == {"ios": 100, "clat_p50_us": 100.0, "clat_p99_us": 400.0} and
-      w["details"] == {"ios": 100, "clat_p50_us": 150.0, "clat_p99_us": 900.0} and
+      t["details"] == {"ios": 100, "clat_p50_us": 100.0, "clat_p99_us": 400.0,
+                       "energy_per_work": 1000.0} and
+      w["details"] == {"ios": 100, "clat_p50_us": 150.0, "clat_p99_us": 900.0,
+                       "energy_per_work": 1250.0} and
       t["vs"]["slow"]["est"] == 1.25 and t["vs"]["slow"]["lo"] == 1.25)
 sys.exit(0 if ok else 1)' "$T/e/r.json"
 }

@@ -4,6 +4,8 @@
 # The emulated block device of the io-qd1 bench (tests/emul/emul_blk.c):
 # bad parameters are refused and leave no device; fio at queue depth 1
 # runs on it; every request waits at least the shortest service time;
+# writing the seed restarts the sequence of service times (the bench's
+# seed per round);
 # completions come from the interrupt CPU, so a task on another CPU is
 # woken remotely (and one on the interrupt CPU is not); a CPU whose task
 # waits on I/O is idle to the power model and to the governor's sampler
@@ -19,7 +21,7 @@ cd "${TMPDIR:-/tmp}" || exit 1
 
 ktap_print_header
 require_emulated emul_blk
-ktap_set_plan 7
+ktap_set_plan 8
 command -v fio >/dev/null || ktap_exit_fail_msg "fio is not installed (scripts/install-deps.sh)"
 module_loaded emul_blk && ktap_exit_fail_msg "emul_blk is already loaded"
 MODEL=/sys/module/emul_idle/parameters/power_model
@@ -96,6 +98,24 @@ all_remote() {
 	is_count "$remote" "$requests" && [ "$requests" -gt 0 ] && [ "$remote" = "$requests" ]
 }
 ktap_test_result "a task off the interrupt CPU: every completion is remote" all_remote
+
+# seeded SEED: after writing SEED, the sum of the service
+# times drawn for 40 direct 4 KiB reads (one request each), in ns.
+seeded() {
+	local s0
+	echo "$1" >/sys/module/emul_blk/parameters/seed || return 1
+	s0=$(stat_of service_ns)
+	dd if=$DEV of=/dev/null bs=4k count=40 iflag=direct status=none || return 1
+	echo $(($(stat_of service_ns) - s0))
+}
+first=$(seeded 11) again=$(seeded 11) other=$(seeded 12)
+ktap_print_msg "service times of 40 reads: seed 11: $first ns, seed 11 again: $again ns, seed 12: $other ns"
+reseeds() {
+	is_count "$first" "$again" "$other" && [ "$first" -gt 0 ] &&
+		[ "$first" = "$again" ] && [ "$first" != "$other" ]
+}
+ktap_test_result "writing the seed restarts the service times: the same seed draws the same, another seed not" \
+	reseeds
 
 read -r ios min remote requests < <(qd1 0)
 ktap_print_msg "fio on CPU 0: $ios I/Os, $requests requests, $remote completed remotely"
