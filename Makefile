@@ -102,7 +102,7 @@ bisect: deps
 # governors in rotated blocks, paired 95% intervals and an A/A control;
 # two guests at a time (-icount runs each on one host core). AB_ARGS are
 # bench/ab.sh settings for every job (rounds=, settle=, measure=, ...).
-AB_SCENARIOS = steady-15w typing-6w typing-9w io-qd1
+AB_JOBS = @bench/ab.jobs
 AB_ARGS ?=
 export AB_ARGS
 AB_RUN = bench/ab-run.sh --plot build/bench/plots build/bench/results.json \
@@ -122,7 +122,7 @@ bench: deps-plots modules helpers
 	rm -rf build/bench
 	scripts/vm-run.sh --name bench --icount 4 --timeout 1200 bench/idle-path.sh
 	bench/bench-report.py build/results/vm-bench build/bench/results.json
-	$(AB_RUN) $(AB_SCENARIOS) || touch build/bench/ab-untrustworthy
+	$(AB_RUN) $(AB_JOBS) || touch build/bench/ab-untrustworthy
 	scripts/vm-run.sh --name demo --smp 6 --icount 4 --timeout 900 bench/demo.sh
 	bench/demo-report.py build/results/vm-demo build/bench/results.json
 	scripts/vm-run.sh --name bench-sched --smp 6 --icount 4 --timeout 1500 --hybrid \
@@ -146,18 +146,19 @@ bench: deps-plots modules helpers
 # The A/B bench alone; make sensitivity: the sweeps of
 # bench/sensitivity.jobs, added to the same results and report.
 ab: deps-plots modules helpers
-	$(AB_RUN) $(AB_SCENARIOS)
+	$(AB_RUN) $(AB_JOBS)
 
 sensitivity: deps-plots modules helpers
 	$(AB_RUN) @bench/sensitivity.jobs
 
-# A short A/B bench: the same scenarios, 3 rounds of short blocks; the
-# table on the terminal, build/demo/ab-report.md and a plot per scenario
-# with the intervals in build/demo/plots/.
+# A short A/B bench: the same scenarios, four arms (menu, teo, its A/A
+# twin teo2, budget) in 4 rounds of short blocks; the table on the
+# terminal, build/demo/ab-report.md and a plot per scenario with the
+# intervals in build/demo/plots/.
 demo: deps-plots modules helpers
-	AB_ARGS="rounds=3 settle=3 measure=3 $(AB_ARGS)" bench/ab-run.sh \
-		--plot build/demo/plots build/demo/results.json build/demo/ab-report.md \
-		$(AB_SCENARIOS)
+	AB_ARGS="arms=menu,teo,teo2,budget rounds=4 settle=3 measure=3 $(AB_ARGS)" \
+		bench/ab-run.sh --plot build/demo/plots build/demo/results.json \
+		build/demo/ab-report.md $(AB_JOBS)
 
 # Debian binary packages of the patched kernel under Debian's own config,
 # for test machines (build/deb/). Hours on 2 cores; not part of check.

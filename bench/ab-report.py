@@ -137,24 +137,41 @@ def rtapp_log(path):
     return rows
 
 
+def rtapp_dirs(directory):
+    """The directories of rt-app's logs: one per round (rtapp/rN/, rt-app
+    restarted with each round's seed), or rtapp/ itself in runs before
+    2026-12-07."""
+    logs = os.path.join(directory, "rtapp")
+    rounds = sorted((d for d in os.listdir(logs) if d[:1] == "r" and d[1:].isdigit()),
+                    key=lambda d: int(d[1:]))
+    return [os.path.join(logs, d) for d in rounds] or [logs]
+
+
 class Typing:
     """The keystrokes and frames of bench/typing-rtapp.py's run, for slicing."""
 
     def __init__(self, directory):
-        logs = os.path.join(directory, "rtapp")
-        files = os.listdir(logs)
+        self.keys, self.lost, self.frames = [], [], []
+        for logs in rtapp_dirs(directory):
+            files = os.listdir(logs)
 
-        def log(task):
-            name = next(f for f in files if f.startswith(f"typing-{task}-"))
-            return rtapp_log(os.path.join(logs, name))
+            def log(task):
+                name = next(f for f in files if f.startswith(f"typing-{task}-"))
+                return rtapp_log(os.path.join(logs, name))
 
-        source = log("source")
-        workers = [log(f"key{w}") for w in range(3)]
-        self.keys, self.lost = self.pair([s["end"] for s in source], workers)
-        # Frames: start, and whether the frame missed its deadline: rt-app's
-        # slack (the time left before the next period's timer) below 0.
-        # A loop's end - start is the whole period, timer wait included.
-        self.frames = [(f["start"], f["slack"] < 0) for f in log("frame")]
+            source = log("source")
+            workers = [log(f"key{w}") for w in range(3)]
+            keys, lost = self.pair([s["end"] for s in source], workers)
+            self.keys += keys
+            self.lost += lost
+            # Frames: start, and whether the frame missed its deadline:
+            # rt-app's slack (the time left before the next period's
+            # timer) below 0. A loop's end - start is the whole period,
+            # timer wait included.
+            self.frames += [(f["start"], f["slack"] < 0) for f in log("frame")]
+        self.keys.sort()
+        self.lost.sort()
+        self.frames.sort()
 
     @staticmethod
     def pair(sent, workers):
@@ -346,8 +363,8 @@ class Video:
     periodic thread, its start and whether it missed its period."""
 
     def __init__(self, directory):
-        logs = os.path.join(directory, "rtapp")
         self.frames = sorted((row["start"], row["slack"] < 0)
+                             for logs in rtapp_dirs(directory)
                              for name in os.listdir(logs) if name.endswith(".log")
                              for row in rtapp_log(os.path.join(logs, name)))
 
@@ -566,7 +583,7 @@ def analyse(directory):
     elif info["primary"] == "iops":
         info["fio"] = Fio(directory)
         details_of = io_details
-    elif os.path.isdir(os.path.join(directory, "rtapp")):
+    elif info["scenario"].startswith("video"):
         info["video"] = Video(directory)
         details_of = video_details
     else:

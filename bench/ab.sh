@@ -196,8 +196,9 @@ ARMS_LIST=${ARMS_LIST:-$arms}
 IFS=, read -r -a ARMS <<<"$ARMS_LIST"
 design=$("$0" --design ${#ARMS[@]})
 ROUNDS=${ROUNDS:-$design}
-[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] && ((ROUNDS % design == 0)) ||
+if ! [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || ((ROUNDS % design)); then
 	die "rounds=$ROUNDS: ${#ARMS[@]} arms need a multiple of $design rounds (the Williams design)"
+fi
 for a in "${ARMS[@]}"; do
 	case $a in
 	ladder | menu | menu2025 | teo | teo2 | budget | budget-lat | budget-energy) ;;
@@ -231,33 +232,53 @@ modprobe cpuidle_budget allow_override=1 "${BUDGET_ARGS[@]}" || die "cpuidle_bud
 modprobe emul_budget || die "emul_budget"
 mkdir -p "$OUT" || die "no results directory"
 
-# The load, started once; every arm runs on the same one.
+# round_seed R: round R's seed, the same for every arm of the round.
+round_seed() {
+	echo $((SEED * 1000 + $1))
+}
+
+# rtapp_round R: the rt-app loads (typing, video) restarted for round R,
+# drawn from its seed, their logs in rtapp/rR/ (rt-app writes them out on
+# SIGTERM). Long enough for the round's blocks and the warm-up, with
+# half as much again for the edges' reads (about 1.4 s a block under
+# -icount) and some: keys after the last block cost nothing, a block
+# after the last key has no value. Typing's plan is one measured block
+# long and repeats, so every block of the round holds the same keys and
+# frames; a new round draws new ones.
+rtapp_round() {
+	local r=$1 seed seconds logs=$OUT/rtapp/r$1
+	seed=$(round_seed "$r")
+	seconds=$(((${#ARMS[@]} + 1) * (SETTLE + MEASURE) * 3 / 2 + 60))
+	if [ -n "$LOAD_PID" ]; then
+		kill -TERM "$LOAD_PID" 2>/dev/null
+		wait "$LOAD_PID" 2>/dev/null
+	fi
+	case $SCENARIO in
+	typing-* | video-*) mkdir -p "$logs" || die "no $logs" ;;
+	*) return 0 ;;
+	esac
+	case $SCENARIO in
+	typing-*)
+		python3 "$CB_TOP/bench/typing-rtapp.py" "$seed" "$WPM" "$seconds" \
+			"$WORK_PCT" "$logs" "$logs/plan" "$NS_PER_LOOP" "$CHATTER" "$MEASURE" \
+			>rtapp.json || die "typing-rtapp.py"
+		;;
+	video-*)
+		python3 "$CB_TOP/bench/video-rtapp.py" "$seed" "$seconds" "$WORK_PCT" \
+			"$logs" "$NS_PER_LOOP" >rtapp.json || die "video-rtapp.py"
+		;;
+	esac
+	rt-app rtapp.json >"$logs/rt-app.out" 2>&1 &
+	LOAD_PID=$! LOAD_THREADS=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tasks"]))' <rtapp.json)
+	load_running || die "round $r: the load did not start its threads in 120 s"
+}
+
+# The load, started once; every arm runs on the same one (rt-app's,
+# once a round: rtapp_round).
 load_start() {
 	case $SCENARIO in
 	steady-15w)
 		stress-ng --cpu 2 --taskset 0,1 --cpu-method nsqrt -t 0 >/dev/null 2>&1 &
-		;;
-	video-*)
-		mkdir -p "$OUT/rtapp"
-		python3 "$CB_TOP/bench/video-rtapp.py" "$SEED" \
-			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) * 3 / 2 + 60 )) \
-			"$WORK_PCT" "$OUT/rtapp" "$NS_PER_LOOP" >video.json || die "video-rtapp.py"
-		rt-app video.json >"$OUT/rt-app.out" 2>&1 &
-		LOAD_PID=$! LOAD_THREADS=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tasks"]))' <video.json)
-		;;
-	typing-*)
-		# Long enough for the warm-up and every block, with half as much
-		# again for the edges' reads (about 1.4 s a block under -icount)
-		# and some: keys after the last block cost nothing, a block after
-		# the last key has no value.
-		mkdir -p "$OUT/rtapp"
-		python3 "$CB_TOP/bench/typing-rtapp.py" "$SEED" "$WPM" \
-			$(( (ROUNDS * ${#ARMS[@]} + 1) * (SETTLE + MEASURE) * 3 / 2 + 60 )) \
-			"$WORK_PCT" "$OUT/rtapp" "$OUT/plan" "$NS_PER_LOOP" "$CHATTER" "$MEASURE" \
-			>typing.json ||
-			die "typing-rtapp.py"
-		rt-app typing.json >"$OUT/rt-app.out" 2>&1 &
-		LOAD_PID=$! LOAD_THREADS=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tasks"]))' <typing.json)
 		;;
 	io-qd1)
 		modprobe emul_blk irq_cpu=0 seed="$SEED" lat_min_us="$LAT_MIN_US" \
@@ -309,9 +330,9 @@ load_block() {
 		# each a 50 us run; and device interrupts (a touchpad, Wi-Fi,
 		# audio: exponential, a mean 40 ms apart, from CPU 0) waking a
 		# task on CPUs 1 and 3 for 100 us.
-		local cpu period=(10000 25000 50000 100000)
+		local cpu timer_us=(10000 25000 50000 100000)
 		for cpu in 0 1 2 3; do
-			sporadic -p -s $((seed + cpu)) -b 50 "$cpu" "$cpu" "${period[cpu]}"
+			sporadic -p -s $((seed + cpu)) -b 50 "$cpu" "$cpu" "${timer_us[cpu]}"
 		done
 		sporadic -s $((seed + 4)) -b 100 1 0 40000
 		sporadic -s $((seed + 5)) -b 100 3 0 40000
@@ -433,19 +454,19 @@ load_running() {
 }
 
 load_start
-load_running || die "the load did not start its threads in 120 s"
+rtapp_round 0
 arm teo
-load_block "$SEED"
+load_block "$(round_seed 0)"
 sleep "$SETTLE"
 : >"$OUT/blocks"
 : >"$OUT/pressure"
 n=${#ARMS[@]}
 for ((r = 0; r < ROUNDS; r++)); do
 	mapfile -t order < <(arm_order "$n" "$r")
+	((r)) && rtapp_round "$r"
+	seed=$(round_seed "$r")
 	for ((i = 0; i < n; i++)); do
 		a=${ARMS[order[i]]}
-		# A seed per round, the same for every arm of it.
-		seed=$((SEED * 1000 + r))
 		arm "$a"
 		load_block "$seed"
 		sleep "$SETTLE"

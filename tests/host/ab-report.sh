@@ -142,9 +142,10 @@ ok "the smallest detectable effect (80% power) from the A/A scatter, worked by h
 # of 6 ms work took 16 ms of its 16.667 ms period, in round 0's teo block.
 typing() {
 	mkdir -p "$1/ab/typing-6w/rtapp"
-	python3 - "$1/ab/typing-6w" <<'EOF'
+	python3 - "$1/ab/typing-6w" "${2:-}" <<'EOF'
+import os
 import sys
-d = sys.argv[1]
+d, split = sys.argv[1], sys.argv[2] == "split"
 with open(f"{d}/scenario", "w") as f:
     f.write("scenario typing-6w\npart jsl-6w\nprimary key_p99_ms\nrounds 2\n"
             "settle_s 1\nmeasure_s 1\narms teo slow\npl1_mw 6000\n"
@@ -154,7 +155,13 @@ head = ("# Policy : SCHED_OTHER priority : 0\n#idx     perf      run   period"
         "           start             end          rel_st      slack c_duration"
         "   c_period     wu_lat\n")
 src, workers, blocks, t = [], [[], [], []], [], 10_000_000
+logs = {}
 for r in range(2):
+    if split:
+        # bench/ab.sh since 2026-12-07: rt-app restarted every round,
+        # its logs in rtapp/rN/, the keys' turns from worker 0 again.
+        src, workers = [], [[], [], []]
+        logs[f"r{r}"] = (src, workers)
     for arm, scale, mc, sat, spin in (("teo", 1000, 1000, 400, 200), ("slow", 2000, 500, 100, 500)):
         blocks.append(f"round={r} pos=0 arm={arm} a_time_us={t} a_energy_uj=0 "
                       f"a_mcycles=0,0,0,0 a_busy_ms=0,0,0,0 b_time_us={t + 1000000} "
@@ -175,6 +182,7 @@ for r in range(2):
 
 
 def write(name, rows, work, period=0):
+    os.makedirs(os.path.dirname(f"{d}/rtapp/{name}"), exist_ok=True)
     with open(f"{d}/rtapp/{name}", "w") as f:
         f.write(head)
         for start, end, *slack in rows:
@@ -184,13 +192,14 @@ def write(name, rows, work, period=0):
         f.write("0 1 20 999")
 
 
-write("typing-source-0.log", src, 20)
-for w in range(3):
-    write(f"typing-key{w}-{w + 3}.log", workers[w], 1000)
-# Two frames, each loop a whole period (run, then the timer's wait): the
-# first ran with 667 us to spare, the second overran by 500 us.
-write("typing-frame-1.log", [(10_000_000, 10_016_667, 667),
-                             (10_016_667, 10_033_334, -500)], 6000, 16667)
+for sub, (src, workers) in (logs or {".": (src, workers)}).items():
+    write(f"{sub}/typing-source-0.log", src, 20)
+    for w in range(3):
+        write(f"{sub}/typing-key{w}-{w + 3}.log", workers[w], 1000)
+    # Two frames, each loop a whole period (run, then the timer's wait):
+    # the first ran with 667 us to spare, the second overran by 500 us.
+    frames = [(10_000_000, 10_016_667, 667), (10_016_667, 10_033_334, -500)]
+    write(f"{sub}/typing-frame-1.log", frames if sub in (".", "r0") else [], 6000, 16667)
 with open(f"{d}/blocks", "w") as f:
     f.writelines(blocks)
 EOF
@@ -276,6 +285,20 @@ sys.exit(0 if (s["primary"], t["mean"], w["mean"], t["details"]["key_p99_ms"],
                t["vs"]["slow"]["est"]) == ("key_p90_ms", 9.0, 18.0, 10.0, 2.0) else 1)' "$T/p90/r.json"
 }
 ok "typing: the p90 as the primary metric, the p99 beside it" p90_primary
+
+# The same keys and frames, rt-app restarted every round (rtapp/r0, r1):
+# the same figures as the logs of one run.
+per_round_logs() {
+	typing "$T/flat"
+	typing "$T/split" split
+	[ -d "$T/split/ab/typing-6w/rtapp/r1" ] || return 1
+	report "$T/flat" && report "$T/split" || return 1
+	python3 -c '
+import json, sys
+a, b = (json.load(open(f))["ab"]["typing-6w"]["arms"] for f in sys.argv[1:])
+sys.exit(0 if a == b and a["teo"]["details"]["keys"] == 10 else 1)' "$T/flat/r.json" "$T/split/r.json"
+}
+ok "typing: logs of rt-app restarted every round read as one run's" per_round_logs
 
 ok "typing: a key whose worker was still busy is lost and counted, the other keys keep their bursts" lost_key
 
