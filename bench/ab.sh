@@ -10,59 +10,91 @@
 # reading the emulated platform's counters once at each edge (its own
 # clock, energy, package C-state time, and per CPU the model's cycles and
 # busy time): no sampling loop, no tracing. Rounds rotate the arms' order
-# in a balanced (Williams) design: see arm_order().
-# The first block of the run is a warm-up under teo, not measured.
+# in a balanced (Williams) design: see arm_order(). The first block of
+# the run is a warm-up under teo, not measured.
 #
-# Arms: ladder, menu, teo, teo2 (teo again: the A/A control), budget,
-# budget-lat and budget-energy (budget with its signals overridden to a
-# package far from its limit, pressure 0, and to one at its limit,
-# pressure 1024).
+# Seeds: round R's seed is seed * 1000 + R, the same for every arm of the
+# round. The seeded wake-up loads (tests/selftests/cpuidle_budget_lib/
+# sporadic.c) restart with it at every block, and in io-qd1 the device's
+# service times restart from it (emul_blk's seed), so that every block of
+# a round sees the same wake-ups from its start; rt-app's loads (typing,
+# video) restart with it at every round (their logs in rtapp/rR/), so a
+# round's blocks hold the same keys and frames and the next round new
+# ones. Until 2026-12-07 every round and run used seed 1.
 #
-# Scenarios:
+# Arms: ladder, menu, menu2025 (menu with the 2025 prediction, the test
+# series' patch: the model's calibration against the reports that found
+# it faster on QD1 I/O and worse on idle power), teo, teo2 (teo again: the
+# A/A control), budget, budget-lat and budget-energy (budget with its
+# signals overridden to a package far from its limit, pressure 0, and to
+# one at its limit, pressure 1024). Each scenario has six by default, so
+# that six rounds complete the design.
+#
+# Scenarios, each with its primary metric, declared here before it runs:
 #   steady-15w  adl-u-15w, 6 CPUs: the demo's load, CPU-bound stress-ng on
 #               the two P-cores, cross-CPU wake-ups on the E-cores; primary
 #               metric the P-cores' cycles per second (higher is better)
 #   typing-6w   jsl-6w, 4 CPUs: bench/typing-rtapp.py's keystrokes, frames and
-#               background timers under rt-app (logs in rtapp/, the key
-#               gaps of one measured block's length in plan, repeated: every
-#               block holds the same keys and frames); primary metric the
-#               keystrokes' p90 latency,
-#               key to end of its burst (lower is better; about 55 keys a
-#               block: their p99 is the slowest, see ab-report.py)
+#               background timers under rt-app (the key gaps of one
+#               measured block's length in rtapp/rR/plan, repeated: every
+#               block of a round holds the same keys and frames); primary
+#               metric the keystrokes' p90 latency, key to end of its
+#               burst (lower is better; about 55 keys a block: their p99
+#               is the slowest, see ab-report.py)
 #   typing-9w   the same on adl-u-9w, 6 CPUs
 #   io-qd1      adl-u-15w with PL1 and PL2 at 1000 W (no power limit),
 #               4 CPUs: fio at queue depth 1 (psync, 4 KiB random reads,
 #               O_DIRECT) on tests/emul's emul_blk, whose completions come
 #               from CPU 0's timer after a seeded random service time
-#               (lat_min_us..lat_max_us), fio pinned to CPU 1 (a P-core); primary
-#               metric the device's requests per second (higher is
-#               better), fio's completion latency p99 from its json+
+#               (lat_min_us..lat_max_us), fio pinned to CPU 1 (a P-core);
+#               primary metric the device's requests per second (higher
+#               is better), fio's completion latency p99 from its json+
 #               histogram (a SIGUSR1 status dump at each edge, fio.json)
+#   idle-6w     jsl-6w, 4 CPUs, a screen-on idle desktop: per CPU a
+#               periodic application timer, device interrupts waking
+#               tasks from CPU 0, nothing busy (load_block()); primary
+#               metric the package's average power (lower is better)
+#   video-15w   adl-u-15w, 4 CPUs: bench/video-rtapp.py's player (30 fps
+#               decoding, 60 Hz compositing, audio) and device interrupts;
+#               primary metric the package's power (lower), frames
+#               missed beside it
+#   burst-9w    adl-u-9w, 6 CPUs: both P-cores spin 40% of every second,
+#               time-boxed, at one seeded phase, the E-cores idle with
+#               cross-CPU wake-ups: on average near the 9 W PL1; primary
+#               metric the P-cores' Mcycles per burst (higher is better)
+#   turbo-15w   adl-u-15w, 6 CPUs, no power limit (PL1 and PL2 at
+#               1000 W): both P-cores spin 20% of every 500 ms, the
+#               E-cores idle with cross-CPU wake-ups; only the turbo
+#               ratio limits by active cores bind (a core in C1/C1E
+#               counts as active, one in C6 or deeper not); primary
+#               metric the P-cores' Mcycles per burst
 #
 # Output, in $RESULTS_DIR/ab/SCENARIO/: blocks (one line per block:
-# round, position, arm, then the counters at each edge as key=value, the
-# idle states' entries and time summed over the CPUs among them),
-# scenario (its constants), pressure (at each budget block's end, per
-# package, budget's pressure and the terms behind it: the power averaged
-# over the PL1 window, the turbo and limit status shares). bench/ab-report.py reads them.
+# round, position, arm, seed, then the counters at each edge as
+# key=value, the idle states' entries and time summed over the CPUs among
+# them), scenario (its constants), pressure (at each budget block's end,
+# per package, budget's pressure and the terms behind it: the power
+# averaged over the PL1 window, the turbo and limit status shares),
+# rtapp/rR/ (rt-app's logs of round R). bench/ab-report.py reads them.
 #
-# Settings (KEY=VALUE after the scenario): rounds (5), settle (6 s),
-# measure (6 s), arms (all seven, comma-separated), pl1_window_ms (2000:
+# Settings (KEY=VALUE after the scenario): rounds (the design's: 6 for
+# six arms; a multiple of it, or ab.sh refuses), settle (6 s), measure
+# (6 s), arms (the scenario's six, comma-separated), pl1_window_ms (2000:
 # the parts' real 28 s would need blocks of about 90 s for the PL1
 # average to forget the previous arm; settle is 3 windows, and
-# bench/sensitivity.jobs compares 2 s with 8 s), pl1_mw (the part's),
-# seed (1), for typing wpm (120), ns_per_loop (rt-app's unit of work;
-# by default measured by rt-app on CPU0 before the platform's model is
-# loaded, so at full speed and the same in every run), chatter (0: how
-# many of typing-rtapp.py's message-traffic threads) and work_pct (50:
+# bench/ab.jobs runs burst-9w with 8 s as well), pl1_mw (the part's),
+# seed (1), for typing and video ns_per_loop (rt-app's unit of work; by
+# default measured by rt-app on CPU0 before the platform's model is
+# loaded, so at full speed and the same in every run) and work_pct (50:
 # under -icount all vCPUs together run one CPU's worth of instructions,
-# and at 100 the load's one CPU on average would saturate the guest),
-# for io-qd1 lat_min_us (200) and lat_max_us (800: an eMMC/SATA-class
-# device, see bench/README.md); emul.NAME=VALUE passes
-# any other parameter to emul_idle (emul.p_leak_mw=500, say),
+# and at 100 the load's one CPU on average would saturate the guest), for
+# typing wpm (120) and chatter (0: how many of typing-rtapp.py's
+# message-traffic threads), for io-qd1 lat_min_us (200) and lat_max_us
+# (800: an eMMC/SATA-class device, see bench/README.md); emul.NAME=VALUE
+# passes any other parameter to emul_idle (emul.p_leak_mw=500, say),
 # budget.NAME=VALUE one to cpuidle_budget (budget.sample_period_ms=1000);
-# variant=TAG
-# writes to ab/SCENARIO@TAG instead, one point of a sensitivity sweep.
+# variant=TAG writes to ab/SCENARIO@TAG instead, one point of a
+# sensitivity sweep.
 
 # arm_order N ROUND: the arms' indices, 0..N-1, in ROUND's order, one a
 # line. A Williams design: row 0 is 0, 1, N-1, 2, N-2, ..., and round r
@@ -95,10 +127,15 @@ if [ "$1" = --order ]; then
 	exit 0
 fi
 
-# ab.sh --design N: how many rounds complete the Williams design of N
-# arms (N for an even N, 2N for an odd one).
+# design_rounds N: how many rounds complete the Williams design of N
+# arms (N for an even N, 2N for an odd one: arm_order()).
+design_rounds() {
+	echo $(($1 % 2 ? 2 * $1 : $1))
+}
+
+# ab.sh --design N: the same, on the host.
 if [ "$1" = --design ]; then
-	echo $(($2 % 2 ? 2 * $2 : $2))
+	design_rounds "$2"
 	exit 0
 fi
 
@@ -194,7 +231,7 @@ turbo-15w)
 esac
 ARMS_LIST=${ARMS_LIST:-$arms}
 IFS=, read -r -a ARMS <<<"$ARMS_LIST"
-design=$("$0" --design ${#ARMS[@]})
+design=$(design_rounds ${#ARMS[@]})
 ROUNDS=${ROUNDS:-$design}
 if ! [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || ((ROUNDS % design)); then
 	die "rounds=$ROUNDS: ${#ARMS[@]} arms need a multiple of $design rounds (the Williams design)"

@@ -601,14 +601,15 @@ EOF
 }
 ok "typing-rtapp.py: with a period, the keys and frames of one period, repeated" rtapp_periodic
 
-# ab.sh --order: for 2 to 8 arms, over N rounds (2N for odd N) every arm
+# ab.sh --order: for 2 to 8 arms, over ab.sh --design's rounds (N, 2N
+# for odd N) every arm
 # runs equally often in every position, and directly after every other
 # arm equally often (a Williams design); a plain rotation fails the
 # second (teo2 always after teo).
 arm_order_balanced() {
 	local n
 	for n in 1 2 3 4 5 6 7 8; do
-		bash "$TOP/bench/ab.sh" --order "$n" $((n % 2 ? 2 * n : n)) |
+		bash "$TOP/bench/ab.sh" --order "$n" "$(bash "$TOP/bench/ab.sh" --design "$n")" |
 			python3 -c '
 import collections, sys
 n = int(sys.argv[1])
@@ -621,5 +622,110 @@ sys.exit(0 if ok else 1)' "$n" || { echo "# $n arms not balanced"; return 1; }
 	done
 }
 ok "ab.sh --order: every arm in every position and after every other arm equally often" arm_order_balanced
+
+# ab.sh refuses, before it loads anything, rounds that do not complete the
+# design (6 arms: 6 or 12, not 5; 3 arms: 6, not 3) and an arm it does not
+# know, naming the problem.
+refuses_incomplete() {
+	local out
+	out=$(bash "$TOP/bench/ab.sh" idle-6w rounds=5 2>&1) && return 1
+	[[ $out == *"6 arms need a multiple of 6 rounds"* ]] || return 1
+	out=$(bash "$TOP/bench/ab.sh" idle-6w arms=teo,teo2,menu rounds=3 2>&1) && return 1
+	[[ $out == *"3 arms need a multiple of 6 rounds"* ]] || return 1
+	out=$(bash "$TOP/bench/ab.sh" idle-6w arms=teo,teo2,bogus rounds=6 2>&1) && return 1
+	[[ $out == *"unknown arm bogus"* ]]
+}
+ok "ab.sh: rounds that leave the Williams design incomplete, and unknown arms, are refused" \
+	refuses_incomplete
+
+# burst DIR: a burst-9w run of 2 rounds, arms teo and slow, 2 s blocks,
+# one burst every 500 ms on the two P-cores (of P,P,E): teo's P-cores
+# gain 1000 Mcycles each a block, slow's 800, the E-core 300 in both
+# (not counted). Per burst: 2000 / 4 bursts = 500 and 400 Mcycles; 1 J
+# a block: 500 and 625 uJ per P-core Mcycle.
+burst() {
+	mkdir -p "$1/ab/burst-9w"
+	python3 - "$1/ab/burst-9w" <<'EOF2'
+import sys
+d = sys.argv[1]
+with open(f"{d}/scenario", "w") as f:
+    f.write("scenario burst-9w\npart adl-u-9w\nprimary p_mcycles_per_burst\nrounds 2\n"
+            "settle_s 1\nmeasure_s 2\narms teo slow\npl1_mw 9000\npl1_window_ms 2000\n"
+            "types P,P,E\nburst_period_ms 500\np_fmax_mhz 1000\ne_fmax_mhz 500\n")
+t, blocks = 0, []
+for r in range(2):
+    for arm, mc in (("teo", 1000), ("slow", 800)):
+        blocks.append(f"round={r} pos=0 arm={arm} seed={1000 + r} a_time_us={t} a_energy_uj=0 "
+                      f"a_mcycles=0,0,0 a_busy_ms=0,0,0 b_time_us={t + 2000000} "
+                      f"b_energy_uj=1000000 b_mcycles={mc},{mc},300 b_busy_ms=1000,1000,600\n")
+        t += 3000000
+with open(f"{d}/blocks", "w") as f:
+    f.writelines(blocks)
+EOF2
+}
+burst_read() {
+	burst "$T/burst"
+	report "$T/burst" || { cat "$T/burst/out"; return 1; }
+	python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["ab"]["burst-9w"]
+t, w = s["arms"]["teo"], s["arms"]["slow"]
+sys.exit(0 if (t["mean"], w["mean"], t["details"]["energy_per_work"],
+               w["details"]["energy_per_work"], t["vs"]["slow"]["est"], s["seeds"],
+               s["energy_per_work_unit"]) ==
+         (500.0, 400.0, 500.0, 625.0, 1.25, [1000, 1001], "uJ per P-core Mcycle") else 1)' \
+		"$T/burst/r.json"
+}
+ok "burst: the P-cores' Mcycles per burst and energy per Mcycle, worked by hand; the seeds" \
+	burst_read
+
+# video DIR: a video-15w run of 2 rounds, arms teo and slow, power the
+# primary (1 J over 2 s: 500 mW; slow 1.5 J: 750 mW), rt-app restarted
+# each round: per round 10 frames of the compositor in each block, of
+# which slow misses 3 (slack below 0) and teo none.
+video() {
+	mkdir -p "$1/ab/video-15w/rtapp"
+	python3 - "$1/ab/video-15w" <<'EOF2'
+import os
+import sys
+d = sys.argv[1]
+with open(f"{d}/scenario", "w") as f:
+    f.write("scenario video-15w\npart adl-u-15w\nprimary power_mw\nrounds 2\n"
+            "settle_s 1\nmeasure_s 2\narms teo slow\npl1_mw 15000\npl1_window_ms 2000\n"
+            "types P,P,E,E\n")
+head = ("#idx     perf      run   period           start             end          rel_st"
+        "      slack c_duration   c_period     wu_lat\n")
+t, blocks = 10_000_000, []
+for r in range(2):
+    rows = []
+    for arm, uj, missed in (("teo", 1000000, 0), ("slow", 1500000, 3)):
+        blocks.append(f"round={r} pos=0 arm={arm} a_time_us={t} a_energy_uj=0 "
+                      f"b_time_us={t + 2000000} b_energy_uj={uj}\n")
+        for i in range(10):
+            start = t + i * 100000
+            rows.append(f"0 1 1000 16667 {start} {start + 16667} 0 "
+                        f"{-5 if i < missed else 500} 1000 16667 0\n")
+        t += 3000000
+    os.makedirs(f"{d}/rtapp/r{r}")
+    with open(f"{d}/rtapp/r{r}/video-compose-0.log", "w") as f:
+        f.write(head + "".join(rows))
+with open(f"{d}/blocks", "w") as f:
+    f.writelines(blocks)
+EOF2
+}
+video_read() {
+	video "$T/video"
+	report "$T/video" || { cat "$T/video/out"; return 1; }
+	python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["ab"]["video-15w"]
+t, w = s["arms"]["teo"], s["arms"]["slow"]
+sys.exit(0 if (s["higher_is_better"], t["mean"], w["mean"], t["vs"]["slow"]["est"],
+               t["details"]["frames"], t["details"]["frames_missed"],
+               w["details"]["frames_missed"]) ==
+         (False, 500.0, 750.0, 1.5, 10.0, 0.0, 3.0) else 1)' "$T/video/r.json"
+}
+ok "video: power the primary (lower better), frames missed per block from every round's logs" \
+	video_read
 
 done_testing

@@ -15,6 +15,11 @@
 #    runtime fails the positive control (ran) and gives no share, where the
 #    old share() read a missing class as 0.0 and so passed the baseline
 #    ("E share <= 50%").
+#  - tests/selftests/cpuidle_budget_lib/sporadic.c (the bench's seeded
+#    wake-ups), built here: its sequence (-n) repeats for a seed and
+#    differs for another; periodic times are a period apart from a phase
+#    inside the first period; exponential pauses have the mean asked for
+#    and none beyond ten times it; bad arguments are refused.
 #
 # Needs build/linux (the kernel's ktap_helpers.sh): make check runs it
 # after the series step.
@@ -156,5 +161,49 @@ unknown_column() {
 		! sched "table_col $T/nosuch cpu"
 }
 ok "a column not in the header, or no table: nothing read, failure" unknown_column
+
+SPORADIC=$T/sporadic
+gcc -O2 -Wall -Wextra -Werror -o "$SPORADIC" \
+	"$TOP/tests/selftests/cpuidle_budget_lib/sporadic.c" -lm 2>"$T/cc.out" ||
+	cat "$T/cc.out"
+seeded() {
+	[ -x "$SPORADIC" ] || return 1
+	"$SPORADIC" -n 50 -s 7 0 0 1000 >"$T/s7a" && "$SPORADIC" -n 50 -s 7 0 0 1000 >"$T/s7b" &&
+		"$SPORADIC" -n 50 -s 8 0 0 1000 >"$T/s8" &&
+		[ "$(wc -l <"$T/s7a")" = 50 ] && cmp -s "$T/s7a" "$T/s7b" && ! cmp -s "$T/s7a" "$T/s8"
+}
+ok "sporadic: a seed repeats its wake-ups, another seed draws others" seeded
+
+# Periodic, 1000 us: the first at a phase in 0..999 us, then 1000 us apart.
+periodic() {
+	"$SPORADIC" -p -n 20 -s 3 0 0 1000 | awk '
+		NR == 1 { first = $1; ok = $1 >= 0 && $1 < 1000 }
+		NR > 1 && $1 - prev != 1000 { ok = 0 }
+		{ prev = $1 } END { exit !(ok && NR == 20) }'
+}
+ok "sporadic -p: periodic from a seeded phase within the first period" periodic
+
+# Exponential, mean 1000 us, 20000 pauses: their mean within 3% of 1000
+# (the mean's standard error is 0.7%), none over 10000 us, and about
+# e^-1 of them (36.8%) longer than the mean.
+exponential() {
+	"$SPORADIC" -n 20000 -s 5 0 0 1000 | awk '
+		{ d = $1 - prev; prev = $1; sum += d; if (d > max) max = d; if (d > 1000) long++ }
+		END { m = sum / NR; f = long / NR
+		      exit !(m > 970 && m < 1030 && max <= 10000 && f > 0.35 && f < 0.385) }'
+}
+ok "sporadic: exponential pauses of the mean asked for, none past ten times it" exponential
+
+refused() {
+	local args
+	for args in "0 0 0" "0 0 x" "-s -1 0 0 10" "0 99999 10" "-b 5 0 0" "0 0 10 1 2"; do
+		# shellcheck disable=SC2086 # one word per argument
+		if "$SPORADIC" -n 1 $args >/dev/null 2>&1; then
+			echo "# accepted: $args"
+			return 1
+		fi
+	done
+}
+ok "sporadic: bad arguments are refused" refused
 
 done_testing

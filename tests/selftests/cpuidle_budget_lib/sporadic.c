@@ -2,7 +2,7 @@
 /*
  * sporadic - seeded wake-ups of one CPU, timer-driven or from another CPU
  *
- * sporadic [-p] [-s SEED] [-b BURST_US] TARGET_CPU SOURCE_CPU MEAN_US [SECONDS]
+ * sporadic [-p] [-s SEED] [-b BURST_US] [-n COUNT] TARGET_CPU SOURCE_CPU MEAN_US [SECONDS]
  *
  * A reader pinned to TARGET_CPU blocks on a pipe; a writer pinned to
  * SOURCE_CPU sleeps, then writes one byte, again and again, for SECONDS
@@ -23,6 +23,9 @@
  * phase and pauses. The bench (bench/ab.sh) restarts its sporadic loads
  * with the round's seed at the start of every block, so that every arm of
  * a round sees the same wake-ups.
+ *
+ * With -n, nothing runs: the first COUNT wake-up times (us after the
+ * start) are printed, one a line, for a test of the sequence.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -72,6 +75,14 @@ static double next_unit(uint64_t *state)
 	return ((next_u64(state) >> 11) + 1) / 9007199254740992.0;
 }
 
+/* An exponential pause of mean MEAN_US, cut at ten times the mean, in ns. */
+static uint64_t next_pause_ns(uint64_t *state, long mean_us)
+{
+	double pause = -log(next_unit(state)) * mean_us;
+
+	return (uint64_t)(fmin(pause, 10.0 * mean_us) * 1000);
+}
+
 static void sleep_until(uint64_t ns)
 {
 	struct timespec ts = { ns / 1000000000ULL, ns % 1000000000ULL };
@@ -99,19 +110,19 @@ static long number(const char *text, long min, long max, const char *what)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: sporadic [-p] [-s SEED] [-b BURST_US] TARGET_CPU SOURCE_CPU MEAN_US [SECONDS]\n");
+		"usage: sporadic [-p] [-s SEED] [-b BURST_US] [-n COUNT] TARGET_CPU SOURCE_CPU MEAN_US [SECONDS]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	long target, source, mean_us, burst_us = 0, seconds = 0, ncpus;
+	long target, source, mean_us, burst_us = 0, seconds = 0, ncpus, count = 0;
 	uint64_t state = 1, next, end;
 	int fd[2], opt, periodic = 0;
 	pid_t pid;
 	char c;
 
-	while ((opt = getopt(argc, argv, "ps:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "ps:b:n:")) != -1) {
 		switch (opt) {
 		case 'p':
 			periodic = 1;
@@ -121,6 +132,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			burst_us = number(optarg, 0, 10000000, "burst");
+			break;
+		case 'n':
+			count = number(optarg, 1, 100000000, "count");
 			break;
 		default:
 			usage();
@@ -137,6 +151,22 @@ int main(int argc, char **argv)
 	if (burst_us && burst_us >= mean_us && periodic)
 		fprintf(stderr, "sporadic: a burst of %ld us fills a %ld us period\n",
 			burst_us, mean_us);
+	if (count) {
+		uint64_t t = 0;
+
+		/* The same sequence as below, from 0, printed. */
+		next_u64(&state);
+		if (periodic)
+			t = (uint64_t)(next_unit(&state) * mean_us * 1000);
+		while (count--) {
+			if (!periodic)
+				t += next_pause_ns(&state, mean_us);
+			printf("%llu\n", (unsigned long long)(t / 1000));
+			if (periodic)
+				t += mean_us * 1000ULL;
+		}
+		return 0;
+	}
 	if (pipe(fd)) {
 		perror("pipe");
 		return 1;
@@ -166,11 +196,8 @@ int main(int argc, char **argv)
 		next += (uint64_t)(next_unit(&state) * mean_us * 1000);
 	end = seconds ? now_ns() + seconds * 1000000000ULL : UINT64_MAX;
 	for (;;) {
-		if (!periodic) {
-			double pause = -log(next_unit(&state)) * mean_us;
-
-			next += (uint64_t)(fmin(pause, 10.0 * mean_us) * 1000);
-		}
+		if (!periodic)
+			next += next_pause_ns(&state, mean_us);
 		if (next >= end)
 			break;
 		sleep_until(next);
