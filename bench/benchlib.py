@@ -1,12 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
 """Pieces shared by the bench's report scripts (bench/demo-report.py,
 bench/bench-report.py, bench/bench-sched-report.py, bench/bench-summary.py,
-bench/ab-report.py).
+bench/ab-report.py) and its rt-app load writers (bench/typing-rtapp.py,
+bench/video-rtapp.py).
 """
 
 import json
 import math
 import os
+import sys
+
+
+def write_rtapp(tasks, seconds, calibration, logdir, basename):
+    """rt-app's JSON for TASKS on standard output: SECONDS long, its unit
+    of work CALIBRATION (ns per loop, or "CPU0" for rt-app's own
+    measurement), every thread SCHED_OTHER, logs in LOGDIR named
+    BASENAME-TASK-N.log, pages not locked (the guest's memory limit)."""
+    desc = {
+        "global": {"duration": seconds, "calibration": calibration,
+                   "default_policy": "SCHED_OTHER", "logdir": logdir,
+                   "log_basename": basename, "lock_pages": False},
+        "tasks": tasks,
+    }
+    json.dump(desc, sys.stdout, indent=1)
+    sys.stdout.write("\n")
 
 
 

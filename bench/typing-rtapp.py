@@ -65,10 +65,13 @@ time a wake-up: bench/idle-path.sh's re-entry cost), so a few threads
 are what the guest can afford, not the Chromebooks' full rate.
 """
 
-import json
 import math
+import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from benchlib import write_rtapp  # noqa: E402
 
 KEY_US = 40000
 KEY_WORKERS = 3
@@ -185,14 +188,7 @@ def main():
     for b in range(2):
         tasks[f"bg{b}"] = {"loop": -1, "run": scale(BG_US),
                            "timer": {"ref": f"bg{b}", "period": BG_PERIOD_US}}
-    desc = {
-        "global": {"duration": seconds, "calibration": calibration,
-                   "default_policy": "SCHED_OTHER", "logdir": logdir,
-                   "log_basename": "typing", "lock_pages": False},
-        "tasks": tasks,
-    }
-    json.dump(desc, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    write_rtapp(tasks, seconds, calibration, logdir, "typing")
 
 
 if __name__ == "__main__":

@@ -28,9 +28,12 @@ A frame is missed when its loop's work ends after the next period's
 timer: rt-app's slack below 0 (bench/ab-report.py).
 """
 
-import json
+import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from benchlib import write_rtapp  # noqa: E402
 
 DECODE_PERIOD_US = 33333
 DECODE_US = 6000
@@ -62,14 +65,7 @@ def main():
              for d in range(decoders)}
     tasks["compose"] = periodic("compose", COMPOSE_PERIOD_US, COMPOSE_US)
     tasks["audio"] = periodic("audio", AUDIO_PERIOD_US, AUDIO_US)
-    desc = {
-        "global": {"duration": seconds, "calibration": ns_per_loop,
-                   "default_policy": "SCHED_OTHER", "logdir": logdir,
-                   "log_basename": "video", "lock_pages": False},
-        "tasks": tasks,
-    }
-    json.dump(desc, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    write_rtapp(tasks, seconds, ns_per_loop, logdir, "video")
 
 
 if __name__ == "__main__":

@@ -41,24 +41,12 @@
 #include <time.h>
 #include <unistd.h>
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
+#include "../cpuidle_budget_lib/affinity.h"
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(1);
-	}
-}
-
+/* The monotonic clock in seconds. */
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return now_ns() / 1e9;
 }
 
 int main(int argc, char **argv)
