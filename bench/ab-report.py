@@ -685,7 +685,7 @@ MODEL_KEYS = ("p_dyn_mw", "p_leak_mw", "e_dyn_mw", "e_leak_mw", "uncore_mw", "tr
 SENSITIVITY_FIGURES = ("key_p50_ms", "key_p99_ms", "frames_missed", "busy_scale", "clat_p99_us")
 # The load's settings, as the scenario file records them ("-": not set).
 SETTING_KEYS = ("seed", "wpm", "work_pct", "rtapp_ns_per_loop", "chatter", "lat_us",
-                "emul_args", "budget_args")
+                "train", "train_gap_us", "emul_args", "budget_args")
 
 
 def sensitivity(ab, arm="budget-energy", other="budget-lat"):

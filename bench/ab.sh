@@ -89,7 +89,9 @@
 # under -icount all vCPUs together run one CPU's worth of instructions,
 # and at 100 the load's one CPU on average would saturate the guest), for
 # typing wpm (120) and chatter (0: how many of typing-rtapp.py's
-# message-traffic threads), for io-qd1 lat_min_us (200) and lat_max_us
+# message-traffic threads), for idle and video train (1) and
+# train_gap_us (300: each device interrupt a train of that many, that far
+# apart), for io-qd1 lat_min_us (200) and lat_max_us
 # (800: an eMMC/SATA-class device, see bench/README.md); emul.NAME=VALUE
 # passes any other parameter to emul_idle (emul.p_leak_mw=500, say),
 # budget.NAME=VALUE one to cpuidle_budget (budget.sample_period_ms=1000);
@@ -155,7 +157,7 @@ shift
 ROUNDS='' SETTLE=6 MEASURE=6 ARMS_LIST=''
 LOAD_PID='' LOAD_THREADS=0 FIO_PID='' BLOCK_PIDS=()
 EMUL_ARGS=() BUDGET_ARGS=() VARIANT='' PL1_WINDOW_MS=2000 PL1_MW='' PL2_MW='' SEED=1 WPM=120 WORK_PCT=50 LAT_MIN_US=200 LAT_MAX_US=800
-NS_PER_LOOP='' CHATTER=0
+NS_PER_LOOP='' CHATTER=0 TRAIN=1 TRAIN_GAP_US=300
 for kv in "$@"; do
 	case $kv in
 	rounds=*) ROUNDS=${kv#*=} ;;
@@ -171,6 +173,8 @@ for kv in "$@"; do
 	chatter=*) CHATTER=${kv#*=} ;;
 	lat_min_us=*) LAT_MIN_US=${kv#*=} ;;
 	lat_max_us=*) LAT_MAX_US=${kv#*=} ;;
+	train=*) TRAIN=${kv#*=} ;;
+	train_gap_us=*) TRAIN_GAP_US=${kv#*=} ;;
 	emul.*=*) EMUL_ARGS+=("${kv#emul.}") ;;
 	budget.*=*) BUDGET_ARGS+=("${kv#budget.}") ;;
 	variant=*) VARIANT=${kv#*=} ;;
@@ -236,6 +240,8 @@ ROUNDS=${ROUNDS:-$design}
 if ! [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || ((ROUNDS % design)); then
 	die "rounds=$ROUNDS: ${#ARMS[@]} arms need a multiple of $design rounds (the Williams design)"
 fi
+[[ $TRAIN =~ ^[1-9][0-9]*$ && $TRAIN_GAP_US =~ ^[1-9][0-9]*$ ]] ||
+	die "train=$TRAIN train_gap_us=$TRAIN_GAP_US: positive whole numbers"
 for a in "${ARMS[@]}"; do
 	case $a in
 	ladder | menu | menu2025 | teo | teo2 | budget | budget-lat | budget-energy) ;;
@@ -371,12 +377,14 @@ load_block() {
 		for cpu in 0 1 2 3; do
 			sporadic -p -s $((seed + cpu)) -b 50 "$cpu" "$cpu" "${timer_us[cpu]}"
 		done
-		sporadic -s $((seed + 4)) -b 100 1 0 40000
-		sporadic -s $((seed + 5)) -b 100 3 0 40000
+		# With train=N each interrupt is a train of N, train_gap_us
+		# apart (a network adapter's packets, say).
+		sporadic -s $((seed + 4)) -b 100 -t "$TRAIN" -g "$TRAIN_GAP_US" 1 0 40000
+		sporadic -s $((seed + 5)) -b 100 -t "$TRAIN" -g "$TRAIN_GAP_US" 3 0 40000
 		;;
 	video-*)
 		# Device interrupts as in idle-6w, beside the player.
-		sporadic -s $((seed + 4)) -b 100 2 0 40000
+		sporadic -s $((seed + 4)) -b 100 -t "$TRAIN" -g "$TRAIN_GAP_US" 2 0 40000
 		;;
 	burst-* | turbo-*)
 		# Bursts on both P-cores at once: every BURST_PERIOD_MS, 40% of
@@ -466,6 +474,8 @@ edge() {
 	echo "rtapp_ns_per_loop ${NS_PER_LOOP:--}"
 	echo "chatter $CHATTER"
 	echo "lat_us $LAT_MIN_US..$LAT_MAX_US"
+	echo "train $TRAIN"
+	echo "train_gap_us $TRAIN_GAP_US"
 	awk '{ print $1, $2 }' $PLATFORM
 	for p in p_dyn_mw p_leak_mw e_dyn_mw e_leak_mw uncore_mw trans_pct; do
 		echo "$p $(cat /sys/module/emul_idle/parameters/$p)"

@@ -19,7 +19,8 @@
 #    wake-ups), built here: its sequence (-n) repeats for a seed and
 #    differs for another; periodic times are a period apart from a phase
 #    inside the first period; exponential pauses have the mean asked for
-#    and none beyond ten times it; bad arguments are refused.
+#    and none beyond ten times it; trains (-t) keep their gap; bad
+#    arguments are refused.
 #
 # Needs build/linux (the kernel's ktap_helpers.sh): make check runs it
 # after the series step.
@@ -194,9 +195,22 @@ exponential() {
 }
 ok "sporadic: exponential pauses of the mean asked for, none past ten times it" exponential
 
+# Trains of 3, 300 us apart: within a train exactly 300 us; between the
+# last of one and the first of the next an exponential pause (mean 40 ms:
+# over 100 trains, between 30 and 50 ms on average).
+trains() {
+	"$SPORADIC" -n 300 -s 9 -t 3 -g 300 0 0 40000 | awk '
+		{ d = $1 - prev; prev = $1 }
+		NR % 3 != 1 && d != 300 { bad = 1 }
+		NR % 3 == 1 && NR > 1 { sum += d; n++ }
+		END { exit !(!bad && NR == 300 && n == 99 && sum / n > 30000 && sum / n < 50000) }'
+}
+ok "sporadic -t: trains of wake-ups a gap apart, pauses between them" trains
+
 refused() {
 	local args
-	for args in "0 0 0" "0 0 x" "-s -1 0 0 10" "0 99999 10" "-b 5 0 0" "0 0 10 1 2"; do
+	for args in "0 0 0" "0 0 x" "-s -1 0 0 10" "0 99999 10" "-b 5 0 0" "0 0 10 1 2" \
+		"-t 3 0 0 10" "-t 0 -g 5 0 0 10"; do
 		# shellcheck disable=SC2086 # one word per argument
 		if "$SPORADIC" -n 1 $args >/dev/null 2>&1; then
 			echo "# accepted: $args"

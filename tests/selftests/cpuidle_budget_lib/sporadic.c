@@ -2,7 +2,8 @@
 /*
  * sporadic - seeded wake-ups of one CPU, timer-driven or from another CPU
  *
- * sporadic [-p] [-s SEED] [-b BURST_US] [-n COUNT] TARGET_CPU SOURCE_CPU MEAN_US [SECONDS]
+ * sporadic [-p] [-s SEED] [-b BURST_US] [-t TRAIN -g GAP_US] [-n COUNT]
+ *          TARGET_CPU SOURCE_CPU MEAN_US [SECONDS]
  *
  * A reader pinned to TARGET_CPU blocks on a pipe; a writer pinned to
  * SOURCE_CPU sleeps, then writes one byte, again and again, for SECONDS
@@ -18,6 +19,11 @@
  * application that polls). With SOURCE_CPU equal to TARGET_CPU the
  * target wakes for its own timer; otherwise every wake-up of the target
  * is a cross-CPU one that its own timers know nothing about.
+ *
+ * With -t, each wake-up becomes a train of TRAIN wake-ups GAP_US apart
+ * (a device that interrupts a few times in quick succession, as a
+ * network adapter's packet train does), the pause or period counted
+ * from the train's last wake-up (exponential) or first (periodic).
  *
  * SEED (default 1) makes the run repeatable: the same seed gives the same
  * phase and pauses. The bench (bench/ab.sh) restarts its sporadic loads
@@ -64,6 +70,50 @@ static uint64_t next_pause_ns(uint64_t *state, long mean_us)
 	return (uint64_t)(fmin(pause, 10.0 * mean_us) * 1000);
 }
 
+/* The writer's schedule: where the next wake-up falls. */
+struct releases {
+	uint64_t state;		/* the generator, seeded */
+	uint64_t base;		/* the current train's first wake-up, ns */
+	uint64_t t;		/* the last wake-up, ns */
+	long mean_us;		/* the mean pause, or the period */
+	long train;		/* wake-ups in a train (1: none) */
+	long gap_us;		/* between a train's wake-ups */
+	long left;		/* of the current train */
+	int periodic;
+	int started;
+};
+
+/*
+ * The next wake-up, in ns from the start: the next of the current train,
+ * or the first of the next one, a period after the last train's first
+ * (periodic) or an exponential pause after its last wake-up. The first
+ * train starts at a seeded phase (periodic) or after a pause.
+ */
+static uint64_t next_release(struct releases *g)
+{
+	if (g->left) {
+		g->left--;
+		g->t += g->gap_us * 1000ULL;
+		return g->t;
+	}
+	if (!g->started) {
+		g->started = 1;
+		/* Mix the seed once, so that seeds 1, 2, 3 start far apart. */
+		next_u64(&g->state);
+		if (g->periodic)
+			g->base = (uint64_t)(next_unit(&g->state) * g->mean_us * 1000);
+		else
+			g->base = next_pause_ns(&g->state, g->mean_us);
+	} else if (g->periodic) {
+		g->base += g->mean_us * 1000ULL;
+	} else {
+		g->base = g->t + next_pause_ns(&g->state, g->mean_us);
+	}
+	g->t = g->base;
+	g->left = g->train - 1;
+	return g->t;
+}
+
 static void sleep_until(uint64_t ns)
 {
 	struct timespec ts = { ns / 1000000000ULL, ns % 1000000000ULL };
@@ -91,31 +141,39 @@ static long number(const char *text, long min, long max, const char *what)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: sporadic [-p] [-s SEED] [-b BURST_US] [-n COUNT] TARGET_CPU SOURCE_CPU MEAN_US [SECONDS]\n");
+		"usage: sporadic [-p] [-s SEED] [-b BURST_US] [-t TRAIN -g GAP_US] [-n COUNT]\n"
+		"       TARGET_CPU SOURCE_CPU MEAN_US [SECONDS]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	long target, source, mean_us, burst_us = 0, seconds = 0, ncpus, count = 0;
-	uint64_t state = 1, next, end;
-	int fd[2], opt, periodic = 0;
+	long target, source, burst_us = 0, seconds = 0, ncpus, count = 0;
+	struct releases g = { .state = 1, .train = 1 };
+	uint64_t start, end, t;
+	int fd[2], opt;
 	pid_t pid;
 	char c;
 
-	while ((opt = getopt(argc, argv, "ps:b:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "ps:b:n:t:g:")) != -1) {
 		switch (opt) {
 		case 'p':
-			periodic = 1;
+			g.periodic = 1;
 			break;
 		case 's':
-			state = number(optarg, 0, 1L << 62, "seed");
+			g.state = number(optarg, 0, 1L << 62, "seed");
 			break;
 		case 'b':
 			burst_us = number(optarg, 0, 10000000, "burst");
 			break;
 		case 'n':
 			count = number(optarg, 1, 100000000, "count");
+			break;
+		case 't':
+			g.train = number(optarg, 1, 1000, "train");
+			break;
+		case 'g':
+			g.gap_us = number(optarg, 1, 10000000, "gap (us)");
 			break;
 		default:
 			usage();
@@ -126,26 +184,20 @@ int main(int argc, char **argv)
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	target = number(argv[optind], 0, ncpus - 1, "target CPU");
 	source = number(argv[optind + 1], 0, ncpus - 1, "source CPU");
-	mean_us = number(argv[optind + 2], 1, 100000000, "mean pause (us)");
+	g.mean_us = number(argv[optind + 2], 1, 100000000, "mean pause (us)");
 	if (argc - optind == 4)
 		seconds = number(argv[optind + 3], 0, 100000000, "seconds");
-	if (burst_us && burst_us >= mean_us && periodic)
-		fprintf(stderr, "sporadic: a burst of %ld us fills a %ld us period\n",
-			burst_us, mean_us);
+	if (g.train > 1 && !g.gap_us) {
+		fprintf(stderr, "sporadic: a train (-t) needs its gap (-g)\n");
+		return 2;
+	}
+	if (g.periodic && (g.train - 1) * g.gap_us + burst_us >= g.mean_us)
+		fprintf(stderr, "sporadic: a train and its burst fill a %ld us period\n",
+			g.mean_us);
 	if (count) {
-		uint64_t t = 0;
-
-		/* The same sequence as below, from 0, printed. */
-		next_u64(&state);
-		if (periodic)
-			t = (uint64_t)(next_unit(&state) * mean_us * 1000);
-		while (count--) {
-			if (!periodic)
-				t += next_pause_ns(&state, mean_us);
-			printf("%llu\n", (unsigned long long)(t / 1000));
-			if (periodic)
-				t += mean_us * 1000ULL;
-		}
+		/* The sequence the writer would follow, from 0, printed. */
+		while (count--)
+			printf("%llu\n", (unsigned long long)(next_release(&g) / 1000));
 		return 0;
 	}
 	if (pipe(fd)) {
@@ -170,24 +222,17 @@ int main(int argc, char **argv)
 	}
 	close(fd[0]);
 	pin(source);
-	/* Mix the seed once, so that seeds 1, 2, 3 start far apart. */
-	next_u64(&state);
-	next = now_ns();
-	if (periodic)
-		next += (uint64_t)(next_unit(&state) * mean_us * 1000);
-	end = seconds ? now_ns() + seconds * 1000000000ULL : UINT64_MAX;
+	start = now_ns();
+	end = seconds ? start + seconds * 1000000000ULL : UINT64_MAX;
 	for (;;) {
-		if (!periodic)
-			next += next_pause_ns(&state, mean_us);
-		if (next >= end)
+		t = start + next_release(&g);
+		if (t >= end)
 			break;
-		sleep_until(next);
+		sleep_until(t);
 		if (write(fd[1], "x", 1) != 1) {
 			perror("write");
 			return 1;
 		}
-		if (periodic)
-			next += mean_us * 1000ULL;
 	}
 	close(fd[1]);
 	waitpid(pid, NULL, 0);
