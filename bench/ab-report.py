@@ -71,19 +71,33 @@ def energy_mw(block, info):
 
 
 def p_mcycles_per_burst(block, info):
-    """The P-cores' Mcycles per burst (burst-* and turbo-*): bursts are
-    time-boxed, one every burst_period_ms on each P-core, so the work one
-    delivers is what the frequency gave it in that time."""
-    period_s = int(info["burst_period_ms"]) / 1000
-    dt = (int(block["b_time_us"]) - int(block["a_time_us"])) / 1e6
-    return p_mcycles_per_s(block, info) * period_s if dt > 0 else None
+    """The Mcycles one P-core's burst delivers (burst-* and turbo-*): the
+    bursts are time-boxed, burst_ms of spinning, so a burst's work is the
+    P-cores' cycles per busy ms over the block times burst_ms. Per busy
+    time, not per block: the measured span (measure plus the edges'
+    reads) is no whole number of burst periods, and a burst cut by an
+    edge would count by where the edge fell. None without P-core busy
+    time."""
+    types = info["types"].split(",")
+    cyc, busy = _per_cpu(block, "mcycles"), _per_cpu(block, "busy_ms")
+    p_cyc = sum(c for c, t in zip(cyc, types) if t == "P")
+    p_busy = sum(b for b, t in zip(busy, types) if t == "P")
+    return p_cyc / p_busy * int(info["burst_ms"]) if p_busy > 0 else None
+
+
+def work_unit(info):
+    """(name, count of the work in a block) of the scenario, or None:
+    WORK_UNITS by primary metric, video's frames (its primary is power)."""
+    if info.get("scenario", "").startswith("video"):
+        return ("uJ per frame", _frames)
+    return WORK_UNITS.get(info["primary"])
 
 
 def energy_per_work(block, info):
-    """Energy per unit of the scenario's work (WORK_UNITS), or None: the
+    """Energy per unit of the scenario's work (work_unit()), or None: the
     primary metric's cost, so that a faster arm that pays for its speed
     in energy shows it."""
-    unit = WORK_UNITS.get(info["primary"])
+    unit = work_unit(info)
     if unit is None:
         return None
     energy_uj = int(block["b_energy_uj"]) - int(block["a_energy_uj"])
@@ -101,8 +115,9 @@ def _requests(block, info):
 
 
 def _keys(block, info):
+    """The keystrokes served in the block (the lost ones did no work)."""
     lat, _ = info["typing"].block(block)
-    return len(lat)
+    return len(lat) - info["typing"].lost_in(block) if lat else 0
 
 
 def _frames(block, info):
@@ -156,8 +171,10 @@ class Typing:
             files = os.listdir(logs)
 
             def log(task):
-                name = next(f for f in files if f.startswith(f"typing-{task}-"))
-                return rtapp_log(os.path.join(logs, name))
+                # None: rt-app left no log (a round cut short); its blocks
+                # then hold no keystroke and their round is dropped.
+                name = next((f for f in files if f.startswith(f"typing-{task}-")), None)
+                return rtapp_log(os.path.join(logs, name)) if name else []
 
             source = log("source")
             workers = [log(f"key{w}") for w in range(3)]
@@ -355,17 +372,21 @@ def typing_details(block, info):
             "key_burst_x_sat_scale_ms": None if burst_p50 is None or sat is None
             else round(burst_p50 * sat, 3),
             "spin_fidelity": None if fid is None else round(fid, 4),
-            "frames": len(frames), "frames_missed": sum(frames), **idle_mix(block, info)}
+            "frames": len(frames), "frames_missed": sum(frames),
+            "energy_per_work": energy_per_work(block, info), **idle_mix(block, info)}
 
 
 class Video:
-    """The frames of bench/video-rtapp.py's run: per loop of every
-    periodic thread, its start and whether it missed its period."""
+    """The frames of bench/video-rtapp.py's run: per loop of the decoders
+    and the compositor (not the audio thread's buffer refills), its start
+    and whether it missed its period."""
 
     def __init__(self, directory):
         self.frames = sorted((row["start"], row["slack"] < 0)
                              for logs in rtapp_dirs(directory)
-                             for name in os.listdir(logs) if name.endswith(".log")
+                             for name in os.listdir(logs)
+                             if name.startswith(("video-decode", "video-compose"))
+                             and name.endswith(".log")
                              for row in rtapp_log(os.path.join(logs, name)))
 
     def block(self, block):
@@ -620,7 +641,7 @@ def analyse(directory):
         "settings": {k: info[k] for k in SETTING_KEYS if k in info},
         "primary": info["primary"],
         "higher_is_better": higher_better,
-        "energy_per_work_unit": (WORK_UNITS.get(info["primary"]) or ("-",))[0],
+        "energy_per_work_unit": (work_unit(info) or ("-",))[0],
         "seeds": sorted({int(b["seed"]) for b in blocks if "seed" in b}),
         "rounds": len(rounds),
         "dropped_rounds": dropped,

@@ -42,6 +42,12 @@ job_name() {
 	echo "${1%% *}${variant:+@$variant}"
 }
 
+# Every job's scenario and settings checked before any guest boots.
+for j in "${jobs[@]}"; do
+	# shellcheck disable=SC2086 # the job's words and AB_ARGS are words
+	"$TOP/bench/ab.sh" --check $j ${AB_ARGS:-} || { echo "ab-run.sh: job '$j' refused" >&2; exit 2; }
+done
+
 # lane N: run jobs N, N+2, ... one after the other.
 lane() {
 	local i rc=0 name cpus

@@ -4,8 +4,9 @@
 # bench/ab.sh SCENARIO [KEY=VALUE...] - guest side of "make ab": one
 # scenario's A/B runs
 #
-# One continuous load for the whole run; the governors ("arms") take turns
-# on it in blocks, switched through current_governor. Each block settles
+# One load for the whole run (its seeded parts restarted per round or
+# block, below); the governors ("arms") take turns on it in blocks,
+# switched through current_governor. Each block settles
 # for AB_SETTLE seconds, then is measured for AB_MEASURE seconds by
 # reading the emulated platform's counters once at each edge (its own
 # clock, energy, package C-state time, and per CPU the model's cycles and
@@ -13,8 +14,8 @@
 # in a balanced (Williams) design: see arm_order(). The first block of
 # the run is a warm-up under teo, not measured.
 #
-# Seeds: round R's seed is seed * 1000 + R, the same for every arm of the
-# round. The seeded wake-up loads (tests/selftests/cpuidle_budget_lib/
+# Seeds: round R's seed is seed * 100000 + 16 * R, the same for every arm
+# of the round; the block's loads draw their streams from it plus 0..15. The seeded wake-up loads (tests/selftests/cpuidle_budget_lib/
 # sporadic.c) restart with it at every block, and in io-qd1 the device's
 # service times restart from it (emul_blk's seed), so that every block of
 # a round sees the same wake-ups from its start; rt-app's loads (typing,
@@ -55,15 +56,17 @@
 #               tasks from CPU 0, nothing busy (load_block()); primary
 #               metric the package's average power (lower is better)
 #   video-15w   adl-u-15w, 4 CPUs: bench/video-rtapp.py's player (30 fps
-#               decoding, 60 Hz compositing, audio) and device interrupts;
-#               primary metric the package's power (lower), frames
-#               missed beside it
-#   burst-9w    adl-u-9w, 6 CPUs: both P-cores spin 40% of every second,
-#               time-boxed, at one seeded phase, the E-cores idle with
-#               cross-CPU wake-ups: on average near the 9 W PL1; primary
-#               metric the P-cores' Mcycles per burst (higher is better)
+#               decoding, 60 Hz compositing, audio) and one stream of
+#               device interrupts (from CPU 0 to CPU 2); primary metric
+#               the package's power (lower), frames missed and energy
+#               per frame beside it
+#   burst-9w    adl-u-9w, 6 CPUs: both P-cores spin 400 ms of every
+#               second, time-boxed, at one seeded phase, the E-cores idle
+#               with cross-CPU wake-ups: on average near the 9 W PL1;
+#               primary metric the Mcycles one P-core's burst delivers
+#               (its cycles per busy ms times the burst; higher is better)
 #   turbo-15w   adl-u-15w, 6 CPUs, no power limit (PL1 and PL2 at
-#               1000 W): both P-cores spin 20% of every 500 ms, the
+#               1000 W): both P-cores spin 100 ms of every 500 ms, the
 #               E-cores idle with cross-CPU wake-ups; only the turbo
 #               ratio limits by active cores bind (a core in C1/C1E
 #               counts as active, one in C6 or deeper not); primary
@@ -152,6 +155,14 @@ if [ "$1" = --cpus ]; then
 	exit 0
 fi
 
+# ab.sh --check SCENARIO [KEY=VALUE...]: check the scenario and its
+# settings, as the guest would, and stop (bench/ab-run.sh, on the host,
+# before it boots a guest for them).
+CHECK=0
+if [ "$1" = --check ]; then
+	CHECK=1
+	shift
+fi
 SCENARIO=${1:?usage: ab.sh SCENARIO [rounds=N] [settle=S] [measure=S] [arms=A,B] [pl1_window_ms=MS]}
 shift
 ROUNDS='' SETTLE=6 MEASURE=6 ARMS_LIST=''
@@ -199,7 +210,7 @@ die() {
 # design. The A/A pair (teo, teo2) is in every one.
 ARMS_BUDGET=menu,teo,teo2,budget,budget-lat,budget-energy
 ARMS_2025=menu,menu2025,teo,teo2,budget,budget-lat
-BURST_PERIOD_MS=''
+BURST_PERIOD_MS='' BURST_MS=''
 case $SCENARIO in
 steady-15w)
 	part=adl-u-15w primary=p_mcycles_per_s arms=$ARMS_BUDGET
@@ -222,12 +233,12 @@ video-15w)
 	part=adl-u-15w primary=power_mw arms=$ARMS_2025
 	;;
 burst-9w)
-	part=adl-u-9w primary=p_mcycles_per_burst arms=$ARMS_BUDGET BURST_PERIOD_MS=1000
+	part=adl-u-9w primary=p_mcycles_per_burst arms=$ARMS_BUDGET BURST_PERIOD_MS=1000 BURST_MS=400
 	;;
 turbo-15w)
 	# No power limit: only the turbo ratio limits bind.
 	part=adl-u-15w primary=p_mcycles_per_burst PL1_MW=${PL1_MW:-1000000} PL2_MW=1000000
-	arms=$ARMS_BUDGET BURST_PERIOD_MS=500
+	arms=$ARMS_BUDGET BURST_PERIOD_MS=500 BURST_MS=100
 	;;
 *)
 	die "unknown scenario $SCENARIO"
@@ -242,14 +253,17 @@ if ! [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || ((ROUNDS % design)); then
 fi
 [[ $TRAIN =~ ^[1-9][0-9]*$ && $TRAIN_GAP_US =~ ^[1-9][0-9]*$ ]] ||
 	die "train=$TRAIN train_gap_us=$TRAIN_GAP_US: positive whole numbers"
+[[ $SEED =~ ^[0-9]{1,9}$ ]] || die "seed=$SEED: a whole number of up to 9 digits"
 for a in "${ARMS[@]}"; do
 	case $a in
 	ladder | menu | menu2025 | teo | teo2 | budget | budget-lat | budget-energy) ;;
 	*) die "unknown arm $a" ;;
 	esac
 done
+((CHECK)) && exit 0
 ncpus=$("$0" --cpus "$SCENARIO") || exit 1
 [ "$(nproc)" = "$ncpus" ] || die "$SCENARIO needs $ncpus CPUs, has $(nproc)"
+[ -x "$SPORADIC" ] || die "no $SPORADIC (make helpers)"
 
 # rt-app's unit of work is calibrated (bench/rtapp.sh) before emul_idle is
 # loaded, when nothing steals cycles: every run's "20 ms" burst is then the
@@ -276,8 +290,11 @@ modprobe emul_budget || die "emul_budget"
 mkdir -p "$OUT" || die "no results directory"
 
 # round_seed R: round R's seed, the same for every arm of the round.
+# Rounds' seeds are 16 apart: a block's loads draw their streams from the
+# seed plus 0..15, so no stream of one round is another round's (with
+# rounds one apart, round R+1's CPU 1 replayed round R's CPU 3).
 round_seed() {
-	echo $((SEED * 1000 + $1))
+	echo $((SEED * 100000 + 16 * $1))
 }
 
 # rtapp_round R: the rt-app loads (typing, video) restarted for round R,
@@ -383,18 +400,18 @@ load_block() {
 		sporadic -s $((seed + 5)) -b 100 -t "$TRAIN" -g "$TRAIN_GAP_US" 3 0 40000
 		;;
 	video-*)
-		# Device interrupts as in idle-6w, beside the player.
+		# One stream of idle-6w's device interrupts, beside the player.
 		sporadic -s $((seed + 4)) -b 100 -t "$TRAIN" -g "$TRAIN_GAP_US" 2 0 40000
 		;;
 	burst-* | turbo-*)
-		# Bursts on both P-cores at once: every BURST_PERIOD_MS, 40% of
-		# it (turbo: 20%) spinning, at the same seeded phase; the
+		# Bursts on both P-cores at once: every BURST_PERIOD_MS,
+		# BURST_MS spinning, at the same seeded phase (each process
+		# times it from its own start, a fork and exec apart); the
 		# E-cores idle with cross-CPU wake-ups (exponential, a mean
 		# 2 ms apart) that no timer of theirs predicts.
-		local period=$((BURST_PERIOD_MS * 1000)) pct=40
-		[[ $SCENARIO == turbo-* ]] && pct=20
-		sporadic -p -s "$seed" -b $((period * pct / 100)) 0 0 "$period"
-		sporadic -p -s "$seed" -b $((period * pct / 100)) 1 1 "$period"
+		local period=$((BURST_PERIOD_MS * 1000))
+		sporadic -p -s "$seed" -b $((BURST_MS * 1000)) 0 0 "$period"
+		sporadic -p -s "$seed" -b $((BURST_MS * 1000)) 1 1 "$period"
 		sporadic -s $((seed + 2)) 3 2 2000
 		sporadic -s $((seed + 3)) 5 4 2000
 		;;
@@ -468,6 +485,7 @@ edge() {
 	echo "arms ${ARMS[*]}"
 	echo "seed $SEED"
 	echo "burst_period_ms ${BURST_PERIOD_MS:--}"
+	echo "burst_ms ${BURST_MS:--}"
 	echo "wpm $WPM"
 	echo "typing_period_s $MEASURE"
 	echo "work_pct $WORK_PCT"

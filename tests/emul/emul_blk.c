@@ -217,7 +217,10 @@ static int __init emul_blk_init(void)
 		pr_err("emul_blk: irq_cpu, lat_min_us, lat_max_us or size_mb out of range\n");
 		return -EINVAL;
 	}
+	/* The seed's sysfs file is there before init runs. */
+	spin_lock_irq(&emul_blk.lock);
 	prandom_seed_state(&emul_blk.rnd, seed);
+	spin_unlock_irq(&emul_blk.lock);
 
 	ret = register_blkdev(0, "emul_blk");
 	if (ret < 0)
