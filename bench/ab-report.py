@@ -617,13 +617,14 @@ def analyse(directory):
     values = {a: [] for a in arms}
     power = {a: [] for a in arms}
     details = {a: [] for a in arms}
-    # A round counts if every arm has a block with a value (a typing block
-    # may see no keystroke at all).
+    # A round counts if every arm has a block with a positive value (a
+    # typing block may see no keystroke at all).
     rounds, dropped = [], []
     for r in sorted(per_round):
         got = per_round[r]
         v = {a: metric(got[a], info) if a in got else None for a in arms}
-        if any(x is None for x in v.values()):
+        # Not positive: no log-ratio (a block in which fio did nothing).
+        if any(x is None or x <= 0 for x in v.values()):
             dropped.append(r)
             continue
         rounds.append(r)

@@ -351,6 +351,16 @@ load_start() {
 			--runtime=100000 --randseed="$SEED" --output-format=json+ \
 			>"$OUT/fio.json" 2>fio.err &
 		FIO_PID=$!
+		# fio takes seconds to start under -icount, and a SIGUSR1
+		# before its handler is in place kills it: wait for its I/O.
+		local i
+		for ((i = 0; i < 240; i++)); do
+			[ "$(awk '$1 == "requests" { print $2 }' /sys/kernel/debug/emul_blk/stats)" -gt 10 ] &&
+				return 0
+			kill -0 "$FIO_PID" 2>/dev/null || die "fio exited: $(tail -n 3 fio.err)"
+			sleep 0.5
+		done
+		die "fio did no I/O in 120 s"
 		;;
 	esac
 }
