@@ -5,7 +5,9 @@
 # an early-wake-up workload, high pressure moves selections deeper than
 # pressure 0 would on the same history, and pressure 0 does not bias; the
 # latency limit (/dev/cpu_dma_latency) and disabled states hold whatever
-# the pressure; the tracepoint reports both choices.
+# the pressure; the tracepoint reports both choices; a PM QoS request is
+# latency evidence (the 1/8 tolerance at pressure 0), and its absence is
+# not.
 #
 # Every assertion first checks its inputs: the workload ran (wakeups
 # exited 0 and the CPU entered idle at least MIN_ENTRIES times), the
@@ -47,7 +49,7 @@ if [ -z "$DEEP" ]; then
 fi
 DEEP_NAME=$(cat $STATE/state$DEEP/name)
 LAST_NAME=$(cat $STATE/state$LAST/name)
-ktap_set_plan 9
+ktap_set_plan 10
 selftest_setup
 set_governor menu
 rmmod "$MODULE" 2>/dev/null
@@ -158,17 +160,46 @@ LOW_TRACE=$(mktemp) HIGH_TRACE=$(mktemp)
 restore() {
 	echo 0 >"$SELECT_EVENT/enable" 2>/dev/null
 	echo 0 >"$SELECT_EVENT/filter" 2>/dev/null
-	rm -f "$LOW_TRACE" "$HIGH_TRACE"
+	rm -f "$LOW_TRACE" "$HIGH_TRACE" "$NOEV_TRACE"
+	exec 4>&- 2>/dev/null
 	selftest_restore
 }
 trap restore EXIT
 
-low='' high='' deeper0='' deeper1=''
+# Latency evidence (policy.c): without it, pressure 0 lets a majority
+# of the periods, not one in eight, vote shallow, and this workload's
+# 30% of short pauses would leave nothing for the bias to move. A PM QoS
+# request of 1 s, which rules out no state, is evidence: the tracepoint
+# says so in every selection, and without the request in none (the
+# reader waits on a pipe, not on I/O).
+NOEV_TRACE=$(mktemp)
 echo "power_mw=1000 limit_mw=6000 busy_cpus=1" >"$OVERRIDE"
+select_trace_on
+wait_pressure 0 && "$WAKEUPS" -s "$CPU" "$SRC" 1
+select_trace_off "$NOEV_TRACE"
+# evidence_in FILE: "N E", selections and those with latency evidence.
+evidence_in() {
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	       n++; if (v["evidence"] == 1) e++ } END { print n + 0, e + 0 }' "$1"
+}
+exec 4>/dev/cpu_dma_latency
+printf '%x' 1000000 >&4
+
+low='' high='' deeper0='' deeper1=''
 low_ok=0
 select_trace_on
 wait_pressure 0 && at_pressure 0 low && low_ok=1
 select_trace_off "$LOW_TRACE"
+evidence_follows_qos() {
+	local n0 e0 n1 e1
+	read -r n0 e0 < <(evidence_in "$NOEV_TRACE")
+	read -r n1 e1 < <(evidence_in "$LOW_TRACE")
+	ktap_print_msg "no PM QoS request: $e0 of $n0 selections with evidence; a 1 s request: $e1 of $n1"
+	is_count "$n0" "$e0" "$n1" "$e1" && [ "$n0" -gt 0 ] && [ "$n1" -gt 0 ] &&
+		[ "$e0" = 0 ] && [ "$e1" = "$n1" ]
+}
+ktap_test_result "latency evidence: a PM QoS request, even one that rules out no state; none without one" \
+	evidence_follows_qos
 echo "power_mw=6000 limit_mw=6000 busy_cpus=1" >"$OVERRIDE"
 high_ok=0
 BIAS_STATS=/sys/module/$MODULE/parameters/bias_stats
@@ -182,6 +213,7 @@ if wait_pressure 1024; then
 	deeper1=$(budget_stat "$CPU" deeper)
 	echo 0 >"$BIAS_STATS"
 fi
+exec 4>&-
 ktap_print_msg "pressure 0:    entries per state: $low(deep share $(deep_share "$low")/1000)"
 ktap_print_msg "pressure 1024: entries per state: $high(deep share $(deep_share "$high")/1000)"
 # Pressure 1024 must move the selections deeper. Not measured as the

@@ -9,8 +9,9 @@
 # completions come from the interrupt CPU, so a task on another CPU is
 # woken remotely (and one on the interrupt CPU is not); a CPU whose task
 # waits on I/O is idle to the power model and to the governor's sampler
-# (iowait is idle time); the module unloads and its device goes. Runs in
-# make check's platform guest.
+# (iowait is idle time), and is latency evidence to budget (its
+# tracepoint); the module unloads and its device goes. Runs in make
+# check's platform guest.
 
 DIR=$(dirname "$0")
 . "$DIR/../cpuidle_budget/lib.sh"
@@ -21,17 +22,20 @@ cd "${TMPDIR:-/tmp}" || exit 1
 
 ktap_print_header
 require_emulated emul_blk
-ktap_set_plan 8
+ktap_set_plan 9
 command -v fio >/dev/null || ktap_exit_fail_msg "fio is not installed (scripts/install-deps.sh)"
 module_loaded emul_blk && ktap_exit_fail_msg "emul_blk is already loaded"
 MODEL=/sys/module/emul_idle/parameters/power_model
 CPUS=/sys/kernel/debug/emul_idle/cpus
 PKGS=/sys/kernel/debug/cpuidle_budget/packages
+TRACE=/sys/kernel/tracing
+SELECT_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_select
 ORIG_MODEL=$(cat $MODEL)
 # The governor and its module as found (lib.sh), the device gone, the
 # model as it was.
 selftest_setup
-trap 'rmmod emul_blk 2>/dev/null; echo "$ORIG_MODEL" >$MODEL; selftest_restore' EXIT
+trap 'echo 0 >"$SELECT_EVENT/enable" 2>/dev/null; echo 0 >"$SELECT_EVENT/filter" 2>/dev/null
+	rmmod emul_blk 2>/dev/null; echo "$ORIG_MODEL" >$MODEL; selftest_restore' EXIT
 
 stat_of() {
 	awk -v k="$1" '$1 == k { print $2 }' $STATS
@@ -149,11 +153,20 @@ busy0=$(table_col $CPUS busy_ms 1)
 r0=$(stat_of requests)
 t0=$(date +%s%N)
 samples=
+# Budget's selections on CPU 1 in the window, for the latency evidence.
+echo >$TRACE/trace
+echo "cpu == 1" >"$SELECT_EVENT/filter"
+echo 1 >"$SELECT_EVENT/enable"
 for _ in 1 2 3 4 5 6; do
 	sleep 0.3
 	samples+="$(table_col $PKGS busy_cpus 0) "
 done
+echo 0 >"$SELECT_EVENT/enable"
+echo 0 >"$SELECT_EVENT/filter"
 busy1=$(table_col $CPUS busy_ms 1)
+read -r sel ev < <(grep 'cpuidle_budget_select:' $TRACE/trace | awk '
+	{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	  n++; if (v["evidence"] == 1) e++ } END { print n + 0, e + 0 }')
 done_in_window=$(($(stat_of requests) - r0))
 elapsed=$((($(date +%s%N) - t0) / 1000000))
 wait $fio_pid
@@ -174,5 +187,13 @@ sampler_idle() {
 }
 ktap_test_result "iowait is idle to the governor's sampler: most samples count no busy CPU" \
 	sampler_idle
+# fio's CPU waits on I/O: latency evidence (policy.c) in most of its
+# selections; the first sample of the window may still miss it.
+ktap_print_msg "CPU 1: $ev of $sel selections with latency evidence"
+iowait_evidence() {
+	is_count "$sel" "$ev" && [ "$sel" -gt 0 ] && [ $((2 * ev)) -gt "$sel" ]
+}
+ktap_test_result "a CPU whose task waits on I/O has latency evidence in most selections" \
+	iowait_evidence
 
 ktap_finished

@@ -36,6 +36,8 @@ struct kernel_param;
  *	of the recent periods were too short for, 0 when there is none (a
  *	zeroed history has none): the latency-first rule's bound, worked
  *	out when a period is recorded rather than at every selection
+ * @majority_cut: the same for more than half of the recent periods: the
+ *	bound without evidence that latency is at stake
  * @sleep_ns: time to the next timer event when the last state was chosen
  *	(S64_MAX when the timers were not consulted)
  * @skips: selections in a row that did not consult the timers
@@ -47,6 +49,7 @@ struct budget_history {
 	s64 early_len_ns[CPUIDLE_STATE_MAX];
 	u32 total;
 	int risk_cut;
+	int majority_cut;
 	s64 sleep_ns;
 	unsigned int skips;
 	bool timers_skipped;
@@ -63,6 +66,9 @@ struct budget_history {
  * @tick_ns: time to the next timer event or tick, the tick running
  * @latency_req_ns: the CPU's exit latency limit (PM QoS)
  * @tick_stopped: the tick is already stopped on this CPU
+ * @latency_evidence: a wake-up of this CPU is latency-critical: a task
+ *	of it waits on I/O, or a PM QoS latency request is in force (see
+ *	"Latency evidence" in policy.c)
  * @want_unbiased: report the pressure-0 choice, with the tick rules
  *	applied to it (tracing, statistics)
  * @pressure: package power pressure, 0..BUDGET_PRESSURE_MAX
@@ -78,6 +84,7 @@ struct budget_input {
 	s64 tick_ns;
 	s64 latency_req_ns;
 	bool tick_stopped;
+	bool latency_evidence;
 	bool want_unbiased;
 	unsigned int pressure;
 	unsigned int turbo;
@@ -216,6 +223,7 @@ void cpuidle_budget_smooth(const struct budget_sample *prev, struct budget_sampl
 
 /* signals.c: the sampler and the sources' registry */
 void cpuidle_budget_cpu_ran(unsigned int cpu);
+bool cpuidle_budget_cpu_iowait(unsigned int cpu);
 u32 cpuidle_budget_power_mw(u64 delta_uj, u64 window_us);
 void cpuidle_budget_sample_from_readings(const struct cpuidle_budget_reading *prev,
 					 const struct cpuidle_budget_reading *now,

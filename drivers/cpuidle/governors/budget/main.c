@@ -22,6 +22,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/pm_qos.h>
 #include <linux/seq_file.h>
 #include <linux/tick.h>
 #include <linux/topology.h>
@@ -53,6 +54,13 @@ int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp
 
 /* Below menu (20) and teo (19): loading the module never switches to it. */
 #define BUDGET_RATING 15
+
+/*
+ * cpuidle_governor_latency_req() with no PM QoS request in force: the
+ * global CPU latency default (the device's default, no constraint, is
+ * larger). Anything below is a request: latency evidence (policy.c).
+ */
+#define BUDGET_QOS_DEFAULT_NS	((s64)PM_QOS_CPU_LATENCY_DEFAULT_VALUE * NSEC_PER_USEC)
 
 /*
  * The biased/deeper statistics need the pressure-0 choice with the tick
@@ -169,6 +177,8 @@ static int budget_select(struct cpuidle_driver *drv,
 	ktime_t tick_ns;
 
 	in.latency_req_ns = cpuidle_governor_latency_req(dev->cpu);
+	in.latency_evidence = cpuidle_budget_cpu_iowait(dev->cpu) ||
+			      in.latency_req_ns < BUDGET_QOS_DEFAULT_NS;
 	in.tick_stopped = tick_nohz_tick_stopped();
 	in.pressure = cpuidle_budget_pressure(dev->cpu, &in.turbo);
 	in.want_unbiased = bias_stats || trace_cpuidle_budget_select_enabled();
@@ -205,7 +215,8 @@ static int budget_select(struct cpuidle_driver *drv,
 	trace_cpuidle_budget_select(dev->cpu, choice.predicted_ns, in.sleep_ns,
 				    in.pressure, choice.state, choice.unbiased,
 				    choice.stop_tick, choice.expected_ns,
-				    choice.pkg_deep, in.turbo, choice.turbo_deep);
+				    choice.pkg_deep, in.turbo, choice.turbo_deep,
+				    in.latency_evidence);
 	return choice.state;
 }
 

@@ -58,12 +58,16 @@
  *    fits; it is what the hardware would do anyway.
  * 2. Timer state: the deepest candidate whose target residency fits the
  *    time to the next timer event.
- * 3. Latency first: for a candidate k, the risk is the weight of early
- *    periods that did not reach k's target residency, as a share of all
- *    periods. From the timer state downwards, the first candidate whose
- *    risk is at most 1/8 is the latency-first choice: a state is entered
- *    only if at most one recent period in eight would have been too short
- *    for it. This is the choice at pressure 0, and the unbiased choice.
+ * 3. Latency first, where latency is at stake: for a candidate k, the
+ *    risk is the weight of early periods that did not reach k's target
+ *    residency, as a share of all periods. From the timer state
+ *    downwards, the first candidate whose risk is at most 1/8 is the
+ *    latency-first choice: a state is entered only if at most one recent
+ *    period in eight would have been too short for it. That tolerance
+ *    holds only with evidence that this CPU's next wake-up is
+ *    latency-critical (see "Latency evidence"); without it, the share
+ *    allowed is a half, as in a majority rule (teo's). This is the
+ *    choice at pressure 0, and the unbiased choice.
  * 4. Energy under pressure: the deepest candidate, from the latency-first
  *    choice up to the timer state, whose break-even is within the idle
  *    length the pressure weighs: the latency-first choice's target
@@ -91,6 +95,52 @@
  *    whose target residency is below a tick period is replaced by the timer
  *    state: the deepest the time to the next timer allows (and the latency
  *    limit, which the timer state respects, still holds).
+ */
+
+/**
+ * DOC: Latency evidence
+ *
+ * Shallow idle costs power on every part, and most of the time nothing is
+ * waiting for an idle CPU's wake-up: a laptop at idle or playing video
+ * wakes for timers and for interrupts whose handling nobody times. Erring
+ * shallow there is what the 2025 change to menu did (it bounded the
+ * prediction by the longest of a spread history's shorter samples), and
+ * every measurement of it found more idle power (up to 5% of battery
+ * life). So the 1/8 tolerance of step 3 holds only with evidence that the
+ * next wake-up is latency-critical; otherwise a state may be too deep for
+ * up to half of the recent periods, as in a majority rule. The evidence
+ * is either of:
+ *
+ * - a task of this CPU waits on I/O: in the package's last sample
+ *   (sample_period_ms), the kernel accounted some of the CPU's idle time
+ *   as iowait (get_cpu_iowait_time_us()). A synchronous reader at queue
+ *   depth 1 is the case: its CPU's idle periods end with the completion
+ *   it waits for, and each exit latency adds to every request (the 2025
+ *   reports: 35-50% of fio's IOPS on eMMC, SATA and NVMe when menu erred
+ *   deep);
+ * - a PM QoS CPU latency request is in force (cpuidle_governor_latency_req()
+ *   below its default): someone said latency matters, and the states it
+ *   leaves are all usable.
+ *
+ * Why iowait, which menu stopped using (upstream in 6.13)? Its reasons
+ * were that a task in iowait need not wake on the CPU it waited on; that
+ * iowait says nothing of how long the CPU will be idle, so menu (which
+ * capped the exit latency at the predicted length over one plus ten
+ * times the number of iowaiters) could stay shallow for long periods; that iowait need not mean a latency
+ * cost, and the count of iowaiters does not measure one; and that
+ * iowait is defined loosely. Here it never sets a length or a limit: it
+ * chooses only how much of the CPU's own history may vote shallow, so a
+ * CPU whose waits are long (a disk's milliseconds) keeps its long
+ * periods and its deep states under either tolerance, and only a CPU
+ * whose recent periods really were short, and which waits on I/O, goes
+ * by the stricter one. It is a yes or no, not a count; and it is the
+ * tick's own accounting, idle time while a task that slept on this CPU
+ * in io_schedule() waits. Where it still fails: the task may be woken
+ * on another CPU (this one then errs shallow for nothing, for up to a
+ * sample period); nobody may be timing the I/O (a backup's reads get a
+ * database's treatment); the evidence lags by up to a sample period; and
+ * a latency-critical wake-up that is neither (a network request served
+ * from memory) gets the majority rule, teo's, and its latency.
  */
 
 /**
@@ -239,6 +289,8 @@
 
 /* The latency-first rule's share of periods a state may be too deep for. */
 #define BUDGET_RISK		(BUDGET_WEIGHT_ONE / 8)
+/* The same without evidence that latency is at stake: a majority. */
+#define BUDGET_RISK_MAJORITY	(BUDGET_WEIGHT_ONE / 2)
 
 /*
  * The package term: a state's break-even shrinks to 1/(1 + W) of its
@@ -355,7 +407,8 @@ static int budget_deepest_fitting(struct cpuidle_driver *drv,
 /*
  * Step 3, the latency-first rule: the deepest usable state, not deeper
  * than @limit, that at most BUDGET_RISK of the recent periods were too
- * short for; the first enabled state if none is. The weight of the
+ * short for (BUDGET_RISK_MAJORITY without latency evidence); the first
+ * enabled state if none is. The weight of the
  * periods too short for a state only grows with its depth, so those are
  * the states shallower than the history's risk cut, or all of them when
  * there is none (cpuidle_budget_history_update()).
@@ -364,7 +417,8 @@ static int budget_latency_pick(struct cpuidle_driver *drv, struct cpuidle_device
 			       const struct budget_history *hist,
 			       const struct budget_input *in, int limit)
 {
-	int i = hist->risk_cut ? min(limit, hist->risk_cut - 1) : limit;
+	int cut = in->latency_evidence ? hist->risk_cut : hist->majority_cut;
+	int i = cut ? min(limit, cut - 1) : limit;
 
 	for (; i >= 0; i--) {
 		if (budget_state_usable(drv, dev, i, in->latency_req_ns))
@@ -599,7 +653,7 @@ bool cpuidle_budget_history_update(struct budget_history *hist,
 				   struct cpuidle_driver *drv,
 				   s64 residency_ns, unsigned int end)
 {
-	u64 allowed, short_weight;
+	u64 allowed, majority, short_weight;
 	bool early;
 	int i, bin = 0;
 	s64 len;
@@ -639,11 +693,15 @@ bool cpuidle_budget_history_update(struct budget_history *hist,
 	 * recorded period.
 	 */
 	allowed = (u64)BUDGET_RISK * hist->total;
+	majority = (u64)BUDGET_RISK_MAJORITY * hist->total;
 	short_weight = 0;
 	hist->risk_cut = 0;
+	hist->majority_cut = 0;
 	for (i = 0; i < drv->state_count; i++) {
-		if (short_weight * BUDGET_WEIGHT_ONE > allowed) {
+		if (!hist->risk_cut && short_weight * BUDGET_WEIGHT_ONE > allowed)
 			hist->risk_cut = i;
+		if (short_weight * BUDGET_WEIGHT_ONE > majority) {
+			hist->majority_cut = i;
 			break;
 		}
 		short_weight += hist->early[i];

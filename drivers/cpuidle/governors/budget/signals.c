@@ -264,6 +264,9 @@ static DEFINE_MUTEX(budget_source_lock);
 static const struct cpuidle_budget_source *budget_platform_source;
 
 static DEFINE_PER_CPU(u64, budget_prev_idle_us);
+static DEFINE_PER_CPU(u64, budget_prev_iowait_us);
+/* The CPU's last window had iowait: latency evidence (policy.c). */
+static DEFINE_PER_CPU(bool, budget_iowait_seen);
 static DEFINE_PER_CPU(u64, budget_prev_wall_us);
 /* Each online CPU's heartbeat (see "Sampling"). */
 static DEFINE_PER_CPU(struct timer_list, budget_heartbeat);
@@ -413,12 +416,27 @@ static bool budget_cpu_window(int cpu, u64 *idle_delta, u64 *wall_delta)
 
 	if (idle == (u64)-1 || iowait == (u64)-1)
 		return false;
+	WRITE_ONCE(per_cpu(budget_iowait_seen, cpu),
+		   iowait != per_cpu(budget_prev_iowait_us, cpu));
+	per_cpu(budget_prev_iowait_us, cpu) = iowait;
 	idle += iowait;
 	*idle_delta = idle - per_cpu(budget_prev_idle_us, cpu);
 	*wall_delta = wall - per_cpu(budget_prev_wall_us, cpu);
 	per_cpu(budget_prev_idle_us, cpu) = idle;
 	per_cpu(budget_prev_wall_us, cpu) = wall;
 	return true;
+}
+
+/**
+ * cpuidle_budget_cpu_iowait - a task of @cpu waited on I/O in its last window
+ * @cpu: the CPU
+ *
+ * Return: whether the sampler's last window of @cpu (sample_period_ms)
+ * had iowait time: latency evidence (see "Latency evidence" in policy.c).
+ */
+bool cpuidle_budget_cpu_iowait(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(budget_iowait_seen, cpu));
 }
 
 /*

@@ -3,7 +3,9 @@
  * Tracepoints of the budget cpuidle governor: one event per selection, with
  * what the selection saw and what it chose, biased and unbiased, and the
  * expected idle length, package term and turbo rule behind the choice
- * (0 when they did not run); one per package sample, with the terms of the pressure.
+ * (0 when they did not run) and whether latency evidence held (iowait,
+ * a PM QoS request: policy.c's "Latency evidence"); one per package
+ * sample, with the terms of the pressure.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM cpuidle_budget
@@ -24,9 +26,9 @@ TRACE_EVENT(cpuidle_budget_select,
 	    TP_PROTO(int cpu, s64 predicted_ns, s64 sleep_ns,
 		     unsigned int pressure, int state, int unbiased,
 		     bool stop_tick, s64 expected_ns, bool pkg_deep,
-		     unsigned int turbo, bool turbo_deep),
+		     unsigned int turbo, bool turbo_deep, bool evidence),
 	    TP_ARGS(cpu, predicted_ns, sleep_ns, pressure, state, unbiased,
-		    stop_tick, expected_ns, pkg_deep, turbo, turbo_deep),
+		    stop_tick, expected_ns, pkg_deep, turbo, turbo_deep, evidence),
 	    TP_STRUCT__entry(__field(int, cpu)
 			     __field(s64, predicted_ns)
 			     __field(s64, sleep_ns)
@@ -37,7 +39,8 @@ TRACE_EVENT(cpuidle_budget_select,
 			     __field(s64, expected_ns)
 			     __field(bool, pkg_deep)
 			     __field(unsigned int, turbo)
-			     __field(bool, turbo_deep)),
+			     __field(bool, turbo_deep)
+			     __field(bool, evidence)),
 	    TP_fast_assign(__entry->cpu = cpu;
 			   __entry->predicted_ns = predicted_ns;
 			   __entry->sleep_ns = sleep_ns;
@@ -48,12 +51,13 @@ TRACE_EVENT(cpuidle_budget_select,
 			   __entry->expected_ns = expected_ns;
 			   __entry->pkg_deep = pkg_deep;
 			   __entry->turbo = turbo;
-			   __entry->turbo_deep = turbo_deep;),
-	    TP_printk("cpu=%d predicted_ns=%lld sleep_ns=%lld pressure=%u state=%d unbiased=%d stop_tick=%d expected_ns=%lld pkg_deep=%d turbo=%u turbo_deep=%d",
+			   __entry->turbo_deep = turbo_deep;
+			   __entry->evidence = evidence;),
+	    TP_printk("cpu=%d predicted_ns=%lld sleep_ns=%lld pressure=%u state=%d unbiased=%d stop_tick=%d expected_ns=%lld pkg_deep=%d turbo=%u turbo_deep=%d evidence=%d",
 		      __entry->cpu, __entry->predicted_ns, __entry->sleep_ns,
 		      __entry->pressure, __entry->state, __entry->unbiased,
 		      __entry->stop_tick, __entry->expected_ns, __entry->pkg_deep,
-		      __entry->turbo, __entry->turbo_deep)
+		      __entry->turbo, __entry->turbo_deep, __entry->evidence)
 );
 
 /*

@@ -57,6 +57,8 @@ static struct budget_fixture *fixture(struct kunit *test, bool deep)
 		add_state(&f->drv, "DEEP8", 2 * MS, 8 * MS, 0);
 	}
 	f->in.latency_req_ns = S64_MAX;
+	/* Latency first, the 1/8 tolerance, unless a case says otherwise. */
+	f->in.latency_evidence = true;
 	f->in.sleep_ns = 10 * MS;
 	f->in.tick_ns = 4 * MS;
 	return f;
@@ -605,6 +607,51 @@ static void history_fades(struct kunit *test)
  * second is not, and it takes five more timer periods for the two to
  * fade below an eighth: 1920 decays to 1680, 1470, 1287, 1127, 987.
  */
+/*
+ * Without latency evidence (no task in iowait, no PM QoS request) the
+ * history votes shallow only by a majority, as teo's does. Two early
+ * periods of 100 us in a full history of 10 ms timer periods (1920 of
+ * 8192, 23%) rule out C6 and deeper under the 1/8 tolerance, not under
+ * a half: C1E with evidence, C10 (the timer state) without. Early
+ * periods then add 1024 after each 1/8 decay: 1920, 2704, 3390, 3991,
+ * 4517; the fourth more is past half of 8192 (4096), and without
+ * evidence too the choice is C1E.
+ */
+static void majority_without_evidence(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+
+	feed(f, 60, 10 * MS, 10 * MS, false, false);
+	feed(f, 2, 10 * MS, 100 * US, false, false);
+	KUNIT_EXPECT_EQ(test, f->hist.early[C1E], 1920U);
+	KUNIT_EXPECT_EQ(test, f->hist.risk_cut, C6);
+	KUNIT_EXPECT_EQ(test, f->hist.majority_cut, 0);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	f->in.latency_evidence = false;
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
+
+	feed(f, 3, 10 * MS, 100 * US, false, false);
+	KUNIT_EXPECT_EQ(test, f->hist.early[C1E], 3991U);
+	KUNIT_EXPECT_EQ(test, f->hist.majority_cut, 0);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	feed(f, 1, 10 * MS, 100 * US, false, false);
+	KUNIT_EXPECT_EQ(test, f->hist.early[C1E], 4517U);
+	KUNIT_EXPECT_EQ(test, f->hist.majority_cut, C6);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	/* The history's verdict without the timers too. */
+	KUNIT_EXPECT_TRUE(test, cpuidle_budget_select_without_timers(&f->drv, &f->dev,
+								     &f->hist, &f->in,
+								     &f->out));
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	cpuidle_budget_history_reset(&f->hist);
+	KUNIT_EXPECT_EQ(test, f->hist.majority_cut, 0);
+}
+
 static void risk_cut_follows_history(struct kunit *test)
 {
 	struct budget_fixture *f = fixture(test, false);
@@ -767,6 +814,7 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(busy_cpu_stays_shallow),
 	KUNIT_CASE(history_fades),
 	KUNIT_CASE(risk_cut_follows_history),
+	KUNIT_CASE(majority_without_evidence),
 	KUNIT_CASE(early_wakeup_classification),
 	KUNIT_CASE(shallow_history_skips_timers),
 	KUNIT_CASE(timers_consulted_otherwise),
