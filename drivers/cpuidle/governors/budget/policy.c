@@ -125,17 +125,17 @@
  * Why iowait, which menu stopped using (upstream in 6.13)? Its reasons
  * were that a task in iowait need not wake on the CPU it waited on; that
  * iowait says nothing of how long the CPU will be idle, so menu (which
- * capped the exit latency at the predicted length over one plus ten
- * times the number of iowaiters) could stay shallow for long periods; that iowait need not mean a latency
- * cost, and the count of iowaiters does not measure one; and that
- * iowait is defined loosely. Here it never sets a length or a limit: it
- * chooses only how much of the CPU's own history may vote shallow, so a
- * CPU whose waits are long (a disk's milliseconds) keeps its long
- * periods and its deep states under either tolerance, and only a CPU
- * whose recent periods really were short, and which waits on I/O, goes
- * by the stricter one. It is a yes or no, not a count; and it is the
- * tick's own accounting, idle time while a task that slept on this CPU
- * in io_schedule() waits. Where it still fails: the task may be woken
+ * capped the exit latency at the predicted length over one plus ten times
+ * the number of iowaiters) could stay shallow for long periods; that
+ * iowait need not mean a latency cost, and the count of iowaiters does
+ * not measure one; and that iowait is defined loosely. Here it never sets
+ * a length or a limit: it chooses only how much of the CPU's own history
+ * may vote shallow, so a CPU whose waits are long (a disk's milliseconds)
+ * keeps its long periods and its deep states under either tolerance, and
+ * only a CPU whose recent periods really were short, and which waits on
+ * I/O, goes by the stricter one. It is a yes or no, not a count; and it
+ * is the tick's own accounting, idle time while a task that slept on this
+ * CPU in io_schedule() waits. Where it still fails: the task may be woken
  * on another CPU (this one then errs shallow for nothing, for up to a
  * sample period); nobody may be timing the I/O (a backup's reads get a
  * database's treatment); the evidence lags by up to a sample period; and
