@@ -142,8 +142,12 @@ ok "cpuidle-analyze: text report from stdin" report_from_stdin
 # make check installs no matplotlib (it is make bench's, whose report runs
 # --plot on every traced governor): where it is installed, three PNGs;
 # where it is not, a clear stop naming the package, and no report.
+# Asked of the interpreter the tool runs under (its #! line): the python3
+# first on PATH may be another one (a pyenv's, without the package).
 plots() {
-	if python3 -c 'import matplotlib' 2>/dev/null; then
+	local py
+	py=$(sed -n '1s/^#! *//p' "$ANALYZE")
+	if ${py:-python3} -c 'import matplotlib' 2>/dev/null; then
 		"$ANALYZE" --sysfs "$T/sysfs" --plot "$T/plots" <"$T/idle.ftrace" >/dev/null &&
 		for p in residency durations regret; do
 			[ "$(head -c 4 "$T/plots/$p.png" | od -An -c | tr -d ' ')" = "211PNG" ] ||

@@ -51,9 +51,9 @@
 #include "affinity.h"
 
 /* splitmix64: small, and the same sequence on every libc. */
-static uint64_t next_u64(uint64_t *state)
+static unsigned long long next_u64(unsigned long long *state)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -61,24 +61,24 @@ static uint64_t next_u64(uint64_t *state)
 }
 
 /* Uniform in (0, 1]. */
-static double next_unit(uint64_t *state)
+static double next_unit(unsigned long long *state)
 {
 	return ((next_u64(state) >> 11) + 1) / 9007199254740992.0;
 }
 
 /* An exponential pause of mean MEAN_US, cut at ten times the mean, in ns. */
-static uint64_t next_pause_ns(uint64_t *state, long mean_us)
+static unsigned long long next_pause_ns(unsigned long long *state, long mean_us)
 {
 	double pause = -log(next_unit(state)) * mean_us;
 
-	return (uint64_t)(fmin(pause, 10.0 * mean_us) * 1000);
+	return (unsigned long long)(fmin(pause, 10.0 * mean_us) * 1000);
 }
 
 /* The writer's schedule: where the next wake-up falls. */
 struct releases {
-	uint64_t state;		/* the generator, seeded */
-	uint64_t base;		/* the current train's first wake-up, ns */
-	uint64_t t;		/* the last wake-up, ns */
+	unsigned long long state;		/* the generator, seeded */
+	unsigned long long base;		/* the current train's first wake-up, ns */
+	unsigned long long t;		/* the last wake-up, ns */
 	long mean_us;		/* the mean pause, or the period */
 	long train;		/* wake-ups in a train (1: none) */
 	long gap_us;		/* between a train's wake-ups */
@@ -93,7 +93,7 @@ struct releases {
  * (periodic) or an exponential pause after its last wake-up. The first
  * train starts at a seeded phase (periodic) or after a pause.
  */
-static uint64_t next_release(struct releases *g)
+static unsigned long long next_release(struct releases *g)
 {
 	if (g->left) {
 		g->left--;
@@ -105,7 +105,7 @@ static uint64_t next_release(struct releases *g)
 		/* Mix the seed once, so that seeds 1, 2, 3 start far apart. */
 		next_u64(&g->state);
 		if (g->periodic)
-			g->base = (uint64_t)(next_unit(&g->state) * g->mean_us * 1000);
+			g->base = (unsigned long long)(next_unit(&g->state) * g->mean_us * 1000);
 		else
 			g->base = next_pause_ns(&g->state, g->mean_us);
 	} else if (g->periodic) {
@@ -118,7 +118,7 @@ static uint64_t next_release(struct releases *g)
 	return g->t;
 }
 
-static void sleep_until(uint64_t ns)
+static void sleep_until(unsigned long long ns)
 {
 	struct timespec ts = { ns / 1000000000ULL, ns % 1000000000ULL };
 
@@ -127,7 +127,7 @@ static void sleep_until(uint64_t ns)
 }
 
 /* A whole number in MIN..MAX, or exit with a message naming WHAT. */
-static long number(const char *text, long min, long max, const char *what)
+static long parse_arg(const char *text, long min, long max, const char *what)
 {
 	char *end;
 	long v;
@@ -142,7 +142,7 @@ static long number(const char *text, long min, long max, const char *what)
 	return v;
 }
 
-static void usage(void)
+static void die_usage(void)
 {
 	fprintf(stderr,
 		"usage: sporadic [-p] [-s SEED] [-b BURST_US] [-t TRAIN -g GAP_US] [-n COUNT]\n"
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 {
 	long target, source, burst_us = 0, seconds = 0, ncpus, count = 0;
 	struct releases g = { .state = 1, .train = 1 };
-	uint64_t start, end, t;
+	unsigned long long start, end, t;
 	int fd[2], opt;
 	pid_t pid;
 	char c;
@@ -165,32 +165,32 @@ int main(int argc, char **argv)
 			g.periodic = 1;
 			break;
 		case 's':
-			g.state = number(optarg, 0, 1L << 62, "seed");
+			g.state = parse_arg(optarg, 0, 1L << 62, "seed");
 			break;
 		case 'b':
-			burst_us = number(optarg, 0, 10000000, "burst");
+			burst_us = parse_arg(optarg, 0, 10000000, "burst");
 			break;
 		case 'n':
-			count = number(optarg, 1, 100000000, "count");
+			count = parse_arg(optarg, 1, 100000000, "count");
 			break;
 		case 't':
-			g.train = number(optarg, 1, 1000, "train");
+			g.train = parse_arg(optarg, 1, 1000, "train");
 			break;
 		case 'g':
-			g.gap_us = number(optarg, 1, 10000000, "gap (us)");
+			g.gap_us = parse_arg(optarg, 1, 10000000, "gap (us)");
 			break;
 		default:
-			usage();
+			die_usage();
 		}
 	}
 	if (argc - optind < 3 || argc - optind > 4)
-		usage();
+		die_usage();
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	target = number(argv[optind], 0, ncpus - 1, "target CPU");
-	source = number(argv[optind + 1], 0, ncpus - 1, "source CPU");
-	g.mean_us = number(argv[optind + 2], 1, 100000000, "mean pause (us)");
+	target = parse_arg(argv[optind], 0, ncpus - 1, "target CPU");
+	source = parse_arg(argv[optind + 1], 0, ncpus - 1, "source CPU");
+	g.mean_us = parse_arg(argv[optind + 2], 1, 100000000, "mean pause (us)");
 	if (argc - optind == 4)
-		seconds = number(argv[optind + 3], 0, 100000000, "seconds");
+		seconds = parse_arg(argv[optind + 3], 0, 100000000, "seconds");
 	if (g.train > 1 && !g.gap_us) {
 		fprintf(stderr, "sporadic: a train (-t) needs its gap (-g)\n");
 		return 2;
@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 		close(fd[1]);
 		pin(target);
 		while (read(fd[0], &c, 1) == 1) {
-			uint64_t stop = now_ns() + burst_us * 1000ULL;
+			unsigned long long stop = now_ns() + burst_us * 1000ULL;
 
 			while (burst_us && now_ns() < stop)
 				;
