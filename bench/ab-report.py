@@ -53,13 +53,17 @@ def csv_ints(text):
 
 
 # Primary metrics: name -> (function of (block, scenario), higher_is_better)
+def _p_mcycles(block, info):
+    """The P-cores' Mcycles over the block."""
+    types = info["types"].split(",")
+    cyc_a, cyc_b = csv_ints(block["a_mcycles"]), csv_ints(block["b_mcycles"])
+    return sum(b - a for a, b, t in zip(cyc_a, cyc_b, types) if t == "P")
+
+
 def p_mcycles_per_s(block, info):
     """Cycles per second of the P-cores (the busy CPUs of steady-15w)."""
-    types = info["types"].split(",")
     dt = (int(block["b_time_us"]) - int(block["a_time_us"])) / 1e6
-    cyc_a, cyc_b = csv_ints(block["a_mcycles"]), csv_ints(block["b_mcycles"])
-    work = sum(b - a for a, b, t in zip(cyc_a, cyc_b, types) if t == "P")
-    return work / dt
+    return _p_mcycles(block, info) / dt
 
 
 def energy_mw(block, info):
@@ -103,11 +107,6 @@ def energy_per_work(block, info):
     energy_uj = int(block["b_energy_uj"]) - int(block["a_energy_uj"])
     work = unit[1](block, info)
     return round(energy_uj / work, 3) if work else None
-
-
-def _p_mcycles(block, info):
-    dt = (int(block["b_time_us"]) - int(block["a_time_us"])) / 1e6
-    return p_mcycles_per_s(block, info) * dt
 
 
 def _requests(block, info):
@@ -372,8 +371,7 @@ def typing_details(block, info):
             "key_burst_x_sat_scale_ms": None if burst_p50 is None or sat is None
             else round(burst_p50 * sat, 3),
             "spin_fidelity": None if fid is None else round(fid, 4),
-            "frames": len(frames), "frames_missed": sum(frames),
-            "energy_per_work": energy_per_work(block, info), **idle_mix(block, info)}
+            "frames": len(frames), "frames_missed": sum(frames), **idle_mix(block, info)}
 
 
 class Video:
@@ -398,15 +396,13 @@ class Video:
 def video_details(block, info):
     """Secondary figures of a video block."""
     frames = info["video"].block(block)
-    return {"frames": len(frames), "frames_missed": sum(frames),
-            "energy_per_work": energy_per_work(block, info), **idle_mix(block, info)}
+    return {"frames": len(frames), "frames_missed": sum(frames), **idle_mix(block, info)}
 
 
 def plain_details(block, info):
     """Secondary figures of a scenario without a load log of its own."""
     s = busy_scale(block, info)
-    return {"busy_scale": None if s is None else round(s, 4),
-            "energy_per_work": energy_per_work(block, info), **idle_mix(block, info)}
+    return {"busy_scale": None if s is None else round(s, 4), **idle_mix(block, info)}
 
 
 def fio_dumps(path):
@@ -479,8 +475,7 @@ def io_details(block, info):
     bins = info["fio"].block(block)
     count = sum(bins.values()) if bins else 0
     return {"ios": count, "clat_p50_us": scaled(hist_percentile(bins, 50), 1000),
-            "clat_p99_us": scaled(hist_percentile(bins, 99), 1000),
-            "energy_per_work": energy_per_work(block, info)}
+            "clat_p99_us": scaled(hist_percentile(bins, 99), 1000)}
 
 
 METRICS = {
@@ -632,7 +627,10 @@ def analyse(directory):
             values[a].append(v[a])
             power[a].append(energy_mw(got[a], info))
             if details_of:
-                details[a].append(details_of(got[a], info))
+                # Every scenario's cost per unit of its work, beside
+                # its own figures.
+                details[a].append(dict(details_of(got[a], info),
+                                       energy_per_work=energy_per_work(got[a], info)))
     out = {
         "variant": info.get("variant", "-"),
         "model": {k: int(info[k]) for k in MODEL_KEYS if k in info},
