@@ -272,5 +272,9 @@ void cpuidle_budget_history_selected(struct budget_history *hist,
 bool cpuidle_budget_history_update(struct budget_history *hist,
 				   struct cpuidle_driver *drv, s64 residency_ns,
 				   unsigned int end);
+bool cpuidle_budget_history_reflect(struct budget_history *hist,
+				    struct cpuidle_driver *drv, int index,
+				    s64 measured_ns, bool got_tick,
+				    bool poll_time_limit);
 
 #endif /* _CPUIDLE_BUDGET_H */

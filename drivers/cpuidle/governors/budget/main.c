@@ -221,39 +221,22 @@ static int budget_select(struct cpuidle_driver *drv,
 }
 
 /*
- * The measured residency runs to the end of the state's exit: the event
- * that ended the period came an exit latency earlier, and only the time
- * before it is what the state was chosen for. A polling state that ran
- * into its time limit was not ended by an event at all.
+ * How the period ended is recorded by policy.c, from what the core
+ * reports of it.
  */
 static void budget_reflect(struct cpuidle_device *dev, int index)
 {
 	struct cpuidle_driver *drv = cpuidle_get_cpu_driver(dev);
 	struct budget_cpu *bc = this_cpu_ptr(&budget_cpus);
-	unsigned int end = 0;
-	s64 residency_ns;
 
 	/* Awake now: a package whose sampler fell behind is sampled here. */
 	cpuidle_budget_signals_poke(dev->cpu);
 	this_cpu_write(budget_idle_target_ns, 0);
 
-	if (!drv || index < 0 || index >= drv->state_count)
-		return;
-	residency_ns = max_t(s64, dev->last_residency_ns -
-			     drv->states[index].exit_latency_ns, 0);
-	if (tick_nohz_idle_got_tick())
-		end |= BUDGET_END_TICK;
-	/*
-	 * Only the polling state sets or clears poll_time_limit: after some
-	 * other state it still says how the last polling period ended. Read
-	 * alone, one polling period that hit its limit made every later
-	 * period "not early", the history then saw nothing but timer ends,
-	 * and the CPU stayed in its timer state for good (io-qd1's fio CPU
-	 * in C10 for whole blocks, 16% of the requests lost).
-	 */
-	if ((drv->states[index].flags & CPUIDLE_FLAG_POLLING) && dev->poll_time_limit)
-		end |= BUDGET_END_POLL_LIMIT;
-	if (cpuidle_budget_history_update(&bc->hist, drv, residency_ns, end))
+	if (drv && cpuidle_budget_history_reflect(&bc->hist, drv, index,
+						  dev->last_residency_ns,
+						  tick_nohz_idle_got_tick(),
+						  dev->poll_time_limit))
 		budget_count(&bc->early_wakeups);
 }
 

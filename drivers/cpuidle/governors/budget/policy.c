@@ -45,6 +45,22 @@
  * being the only thing it ever sees (a known failure of governors that
  * treat every tick wake-up as a short idle period).
  *
+ * How long a period was: the core's measure (dev->last_residency_ns),
+ * from before the state's entry to after its exit, taken as it is. The
+ * exit latency a driver gives is a worst case (intel_idle's tables, ACPI
+ * _CST), and the real exit is often much shorter; nothing tells how long
+ * it was. Subtracting the worst case, as an earlier version did, made
+ * short periods look shorter than they were: a period measured at 1.5 us
+ * in C1E (2 us worst-case exit) became 0, filed as too short for C1
+ * (1 us), and with the latency-first rule's 1/8 tolerance one such period
+ * in eight put the CPU in the polling state, spinning (the KUnit case
+ * polling_edge_from_exit). Taking the measure as it is errs the other
+ * way, by the real exit at most: a period that ended less than that short
+ * of a deeper state's target residency is filed under that state. In the
+ * emulator, whose exits take exactly the worst case, that is the whole
+ * exit latency: 170 us from Alder Lake's C6, so a 350 us period there
+ * counts as reaching C6's 500 us.
+ *
  * Nothing is discarded as an outlier: when intervals are noisy, each
  * period still says exactly which states it would have paid off for, and
  * that is all the selection uses.
@@ -76,10 +92,15 @@
  *    ratio limits hold the busy CPUs back, whose exit latency is worth
  *    paying for the turbo bin (see "Turbo").
  * 5. Tick: the tick is stopped when the timer says the CPU sleeps past the
- *    next tick and either the choice agrees (the timer state was chosen)
- *    or the pressure is at least half: then a long idle period is worth
- *    more than the tick's safety net against a wrong guess. With no
- *    history at all (the governor just became current), the timer state
+ *    next tick and the choice agrees (the timer state was chosen), as
+ *    menu and teo do, at any pressure: a choice short of the timer state
+ *    says an event is expected first, and the tick is then the safety
+ *    net that ends a wrong guess within a tick period, the only one
+ *    (step 6 acts only at the next selection). An earlier version also
+ *    stopped it at pressure 512 and above; no measurement ever showed it
+ *    bought anything, and on Intel's tables (every target residency
+ *    below a 4 ms tick) it only let a wrong shallow guess last until the
+ *    timer. With no history at all (the governor just became current), the timer state
  *    is chosen but the tick is not stopped: nothing says yet that no
  *    event comes first, and a CPU that then serves only interrupts (an
  *    I/O completion CPU, say) never runs a task to restart its tick:
@@ -481,7 +502,7 @@ static int budget_energy_pick(struct cpuidle_driver *drv, struct cpuidle_device 
  */
 static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			const struct budget_input *in, int timer_state,
-			unsigned int pressure, bool known, int *state)
+			bool known, int *state)
 {
 	bool stop;
 	int limited;
@@ -496,8 +517,7 @@ static bool budget_tick(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	if (drv->states[*state].flags & CPUIDLE_FLAG_POLLING)
 		return false;
 
-	stop = known && in->sleep_ns > in->tick_ns &&
-	       (*state == timer_state || pressure >= BUDGET_PRESSURE_MAX / 2);
+	stop = known && in->sleep_ns > in->tick_ns && *state == timer_state;
 	if (!stop && drv->states[*state].target_residency_ns > in->tick_ns) {
 		limited = budget_deepest_fitting(drv, dev, *state,
 						 in->latency_req_ns, in->tick_ns);
@@ -542,10 +562,9 @@ void cpuidle_budget_select_state(struct cpuidle_driver *drv,
 	}
 
 	out->timer_state = timer_state;
-	out->stop_tick = budget_tick(drv, dev, in, timer_state, in->pressure,
-				     hist->total, &state);
-	if (in->pressure && in->want_unbiased)
-		budget_tick(drv, dev, in, timer_state, 0, hist->total, &unbiased);
+	out->stop_tick = budget_tick(drv, dev, in, timer_state, hist->total, &state);
+	if ((in->pressure || in->turbo) && in->want_unbiased)
+		budget_tick(drv, dev, in, timer_state, hist->total, &unbiased);
 	else
 		unbiased = state;
 	out->state = state;
@@ -636,6 +655,39 @@ void cpuidle_budget_history_selected(struct budget_history *hist,
 	hist->tick_kept = !out->stop_tick && !in->tick_stopped;
 }
 EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_history_selected);
+
+/**
+ * cpuidle_budget_history_reflect - record an idle period as the core reports it
+ * @hist: the CPU's history, as cpuidle_budget_history_selected() left it
+ * @drv: the CPU's cpuidle driver
+ * @index: the state the CPU was in
+ * @measured_ns: the core's measure of the period (dev->last_residency_ns)
+ * @got_tick: the tick ended the period (tick_nohz_idle_got_tick())
+ * @poll_time_limit: dev->poll_time_limit
+ *
+ * The measure is taken as it is, exit included (see "How long a period
+ * was"). Only the polling state sets or clears @poll_time_limit: after
+ * any other state it still says how the last polling period ended, and
+ * is not looked at.
+ *
+ * Return: %true if the period counted as early.
+ */
+bool cpuidle_budget_history_reflect(struct budget_history *hist,
+				    struct cpuidle_driver *drv, int index,
+				    s64 measured_ns, bool got_tick,
+				    bool poll_time_limit)
+{
+	unsigned int end = 0;
+
+	if (index < 0 || index >= drv->state_count)
+		return false;
+	if (got_tick)
+		end |= BUDGET_END_TICK;
+	if ((drv->states[index].flags & CPUIDLE_FLAG_POLLING) && poll_time_limit)
+		end |= BUDGET_END_POLL_LIMIT;
+	return cpuidle_budget_history_update(hist, drv, max_t(s64, measured_ns, 0), end);
+}
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_history_reflect);
 
 /**
  * cpuidle_budget_history_update - record how an idle period ended

@@ -72,6 +72,7 @@
 
 #include <kunit/visibility.h>
 #include <linux/export.h>
+#include <linux/math.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
@@ -93,15 +94,23 @@
  * of the time constant (a 100 ms sample against a 28 s PL1 window is
  * 1/280), and all the way once the step is as long as the time constant.
  *
+ * A step is at least one unit: rounded down to 0, the average would stop
+ * short of a steady value, by up to @tau_us / @dt_us units (34 of 1024
+ * for the status bits' 3.5 s against a 100 ms sample), and one burst at
+ * a limit would have left a pressure of 34 for good.
+ *
  * Return: the new average.
  */
 u32 cpuidle_budget_ewma(u32 avg, u32 sample, u64 dt_us, u64 tau_us)
 {
+	u64 step;
+
 	if (!tau_us || dt_us >= tau_us)
 		return sample;
-	if (sample >= avg)
-		return avg + div64_u64((u64)(sample - avg) * dt_us, tau_us);
-	return avg - div64_u64((u64)(avg - sample) * dt_us, tau_us);
+	if (sample == avg)
+		return avg;
+	step = div64_u64((u64)abs_diff(sample, avg) * dt_us, tau_us) ?: 1;
+	return sample > avg ? avg + step : avg - step;
 }
 EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_ewma);
 

@@ -92,7 +92,7 @@ static void feed(struct budget_fixture *f, int n, s64 sleep_ns,
  */
 static int run_period(struct budget_fixture *f, s64 timer_ns, s64 event_ns)
 {
-	unsigned int end = 0;
+	bool got_tick = false;
 	s64 residency_ns;
 
 	f->in.sleep_ns = timer_ns;
@@ -103,9 +103,10 @@ static int run_period(struct budget_fixture *f, s64 timer_ns, s64 event_ns)
 	residency_ns = min(timer_ns, event_ns);
 	if (f->hist.tick_kept && TICK_PERIOD_NS < residency_ns) {
 		residency_ns = TICK_PERIOD_NS;
-		end = BUDGET_END_TICK;
+		got_tick = true;
 	}
-	cpuidle_budget_history_update(&f->hist, &f->drv, residency_ns, end);
+	cpuidle_budget_history_reflect(&f->hist, &f->drv, f->out.state,
+				       residency_ns, got_tick, false);
 	return f->out.state;
 }
 
@@ -281,7 +282,7 @@ static void kept_tick_limits_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->out.state, C10);
 }
 
-static void pressure_stops_tick_more_readily(struct kunit *test)
+static void pressure_leaves_tick_to_choice(struct kunit *test)
 {
 	struct budget_fixture *f = fixture(test, true);
 
@@ -290,13 +291,20 @@ static void pressure_stops_tick_more_readily(struct kunit *test)
 	f->in.want_unbiased = true;
 	choose(f);
 	/*
-	 * Early periods all end at 6 ms: latency first takes DEEP5, the tick
-	 * then limits it to C10; at pressure 512 the length weighed is
-	 * 5 + (6 - 5) / 2 = 5.5 ms, short of DEEP8, and the tick is stopped.
+	 * Early periods all end at 6 ms: latency first takes DEEP5; at
+	 * pressure 512 the length weighed is 5 + (6 - 5) / 2 = 5.5 ms, short
+	 * of DEEP8, the timer state: DEEP5 again. An event is expected
+	 * before the timer, so the tick stays, as at pressure 0, and limits
+	 * the state to those that fit the 4 ms to it: C10.
 	 */
-	KUNIT_EXPECT_EQ(test, f->out.state, DEEP5);
-	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
+	KUNIT_EXPECT_EQ(test, f->out.timer_state, DEEP8);
+	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
 	KUNIT_EXPECT_EQ(test, f->out.unbiased, C10);
+	f->in.pressure = BUDGET_PRESSURE_MAX;
+	choose(f);
+	KUNIT_EXPECT_FALSE(test, f->out.stop_tick);
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
 }
 
 static void break_even_with_package(struct kunit *test)
@@ -707,6 +715,73 @@ static void early_wakeup_classification(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->hist.total, (u32)BUDGET_WEIGHT_ONE);
 }
 
+/*
+ * @n periods ended by an event, measured at @measured_ns in state @index
+ * by the core, each after a selection that slept for 10 ms with the tick
+ * stopped; @poll_limit as the core's poll_time_limit reads meanwhile.
+ */
+static void reflect_n(struct budget_fixture *f, int n, int index,
+		      s64 measured_ns, bool poll_limit)
+{
+	while (n--) {
+		f->hist.sleep_ns = 10 * MS;
+		f->hist.tick_kept = false;
+		cpuidle_budget_history_reflect(&f->hist, &f->drv, index,
+					       measured_ns, false, poll_limit);
+	}
+}
+
+static void polling_edge_from_exit(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+	bool early;
+
+	/*
+	 * A CPU woken from C1E (2 us worst-case exit) after 1.5 us by the
+	 * core's measure, every time, with latency evidence: 1.5 us reached
+	 * C1's 1 us target, so C1 it is. Less the worst-case exit, it was 0,
+	 * short of C1, and the CPU polled.
+	 */
+	reflect_n(f, 20, C1E, 1500, false);
+	KUNIT_EXPECT_EQ(test, f->hist.early[C1], (u32)f->hist.total);
+	KUNIT_EXPECT_EQ(test, f->hist.early[POLL], 0U);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1);
+	/* Below C1's target, polling is what the measure says. */
+	reflect_n(f, 20, C1, 800, false);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, POLL);
+	/* The core's measure is never negative, but a bad one is no harm. */
+	early = cpuidle_budget_history_reflect(&f->hist, &f->drv, C1, -5, false, false);
+	KUNIT_EXPECT_TRUE(test, early);
+	early = cpuidle_budget_history_reflect(&f->hist, &f->drv, f->drv.state_count,
+					       5, false, false);
+	KUNIT_EXPECT_FALSE(test, early);
+}
+
+static void stale_poll_limit_ignored(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+	bool early;
+
+	/* A poll that ran into its time limit: not an early wake-up. */
+	f->hist.sleep_ns = 10 * MS;
+	early = cpuidle_budget_history_reflect(&f->hist, &f->drv, POLL, 50 * US, false, true);
+	KUNIT_EXPECT_FALSE(test, early);
+	/*
+	 * Then C6 periods ended by an event after 100 us, while the core's
+	 * flag still says how that poll ended: each is early, and the
+	 * history brings the CPU to C1E. Taking the stale flag at its word
+	 * made every one "not early", and the CPU stayed in C10, its timer
+	 * state, for good.
+	 */
+	reflect_n(f, 20, C6, 100 * US, true);
+	KUNIT_EXPECT_GT(test, f->hist.early[C1E], f->hist.total - f->hist.total / 8);
+	choose(f);
+	KUNIT_EXPECT_EQ(test, f->out.state, C1E);
+	KUNIT_EXPECT_EQ(test, f->out.timer_state, C10);
+}
+
 /* A busy CPU's history: the timers need not be looked at. */
 static void shallow_history_skips_timers(struct kunit *test)
 {
@@ -800,7 +875,7 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(stopped_tick_never_shallow),
 	KUNIT_CASE(stopped_tick_consults_timers),
 	KUNIT_CASE(kept_tick_limits_state),
-	KUNIT_CASE(pressure_stops_tick_more_readily),
+	KUNIT_CASE(pressure_leaves_tick_to_choice),
 	KUNIT_CASE(break_even_with_package),
 	KUNIT_CASE(expected_idle_worked_by_hand),
 	KUNIT_CASE(energy_rule_goes_past_majority),
@@ -816,6 +891,8 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(risk_cut_follows_history),
 	KUNIT_CASE(majority_without_evidence),
 	KUNIT_CASE(early_wakeup_classification),
+	KUNIT_CASE(polling_edge_from_exit),
+	KUNIT_CASE(stale_poll_limit_ignored),
 	KUNIT_CASE(shallow_history_skips_timers),
 	KUNIT_CASE(timers_consulted_otherwise),
 	KUNIT_CASE(skipped_periods_do_not_lock_in),

@@ -375,6 +375,90 @@ static void pressure_from_frequency_alone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&s), 0U);
 }
 
+/*
+ * A laptop's package sampled every 100 ms: Alder Lake-U15's limits (Intel
+ * ARK, i7-1255U: 15 W base, 55 W maximum turbo power; PL1's window 28 s,
+ * as most laptops program it).
+ */
+#define LAPTOP_PERIOD_US	100000ULL
+
+static void laptop_sample(struct budget_sample *s)
+{
+	*s = (struct budget_sample){ .limit_mw = 15000, .short_limit_mw = 55000,
+				     .window_us = 28000000 };
+}
+
+/*
+ * @n samples of @power_mw, the limit bits as @bits, after @prev (whose
+ * averages are updated); returns the largest pressure seen.
+ */
+static unsigned int laptop_run(struct budget_sample *prev, int n, u32 power_mw,
+			       bool bits)
+{
+	unsigned int p, most = 0;
+	struct budget_sample s;
+
+	while (n--) {
+		laptop_sample(&s);
+		s.power_mw = power_mw;
+		s.limit_notified = bits;
+		cpuidle_budget_smooth(prev->avg_us ? prev : NULL, &s,
+				      LAPTOP_PERIOD_US, LAPTOP_PERIOD_US);
+		p = cpuidle_budget_pressure_from_sample(&s);
+		most = max(most, p);
+		*prev = s;
+	}
+	return most;
+}
+
+static void ordinary_turbo_bursts_no_pressure(struct kunit *test)
+{
+	struct budget_sample prev = {};
+	unsigned int most = 0;
+	int i;
+
+	/*
+	 * Half a minute idle at 2 W, so that the averages have run for a
+	 * time constant (before, each is the plain mean of what it has
+	 * seen: a first burst alone would be at PL1). Then a minute of
+	 * 400 ms bursts at 25 W (two P-cores in turbo, below
+	 * 85% of PL2's 55 W: 46.75 W; no limit bit) every second, 2 W
+	 * between: 0.4 * 25 + 0.6 * 2 = 11.2 W on average, 75% of PL1.
+	 */
+	KUNIT_EXPECT_EQ(test, laptop_run(&prev, 300, 2000, false), 0U);
+	for (i = 0; i < 60; i++) {
+		most = max(most, laptop_run(&prev, 4, 25000, false));
+		most = max(most, laptop_run(&prev, 6, 2000, false));
+	}
+	KUNIT_EXPECT_EQ(test, most, 0U);
+	KUNIT_EXPECT_LT(test, prev.avg_mw, 12750U);
+}
+
+static void limit_bits_let_go(struct kunit *test)
+{
+	struct budget_sample prev = {};
+	unsigned int during;
+
+	/* Half a minute idle, then one second held at PL2, bits set. */
+	KUNIT_EXPECT_EQ(test, laptop_run(&prev, 300, 2000, false), 0U);
+	during = laptop_run(&prev, 10, 55000, true);
+	KUNIT_EXPECT_EQ(test, during, 1024U);
+	/*
+	 * The bits' average, over 3.5 s (28 s / 8): 10 steps of 1/35 of the
+	 * way up leave 1024 * (1 - (34/35)^10) = 258.6, 253 with each step
+	 * rounded down. Back at 2 W, with no bit, it falls by 1/35 a step
+	 * (rounded down) to 34 in 86 steps, then by a unit a step: 0 after
+	 * 120 steps, 12 s. Where a step of 0 was allowed, it stopped at 34,
+	 * and so did the pressure, for good.
+	 */
+	KUNIT_EXPECT_EQ(test, prev.limited_avg, 253U);
+	laptop_run(&prev, 119, 2000, false);
+	KUNIT_EXPECT_EQ(test, prev.limited_avg, 1U);
+	laptop_run(&prev, 1, 2000, false);
+	KUNIT_EXPECT_EQ(test, prev.limited_avg, 0U);
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&prev), 0U);
+}
+
 static struct kunit_case budget_signal_cases[] = {
 	KUNIT_CASE(rapl_units_decoded),
 	KUNIT_CASE(rapl_units_atom),
@@ -393,6 +477,8 @@ static struct kunit_case budget_signal_cases[] = {
 	KUNIT_CASE(pressure_from_short_limit),
 	KUNIT_CASE(pressure_from_status),
 	KUNIT_CASE(pressure_from_frequency_alone),
+	KUNIT_CASE(ordinary_turbo_bursts_no_pressure),
+	KUNIT_CASE(limit_bits_let_go),
 	{}
 };
 
