@@ -5,9 +5,9 @@
 # an early-wake-up workload, high pressure moves selections deeper than
 # pressure 0 would on the same history, and pressure 0 does not bias; the
 # latency limit (/dev/cpu_dma_latency) and disabled states hold whatever
-# the pressure; the tracepoint reports both choices; a PM QoS request is
-# latency evidence (the 1/8 tolerance at pressure 0), and its absence is
-# not.
+# the pressure; the select tracepoint reports both choices, the reflect
+# one each period's classification; a PM QoS request is latency evidence
+# (the 1/8 tolerance at pressure 0), and its absence is not.
 #
 # Every assertion first checks its inputs: the workload ran (wakeups
 # exited 0 and the CPU entered idle at least MIN_ENTRIES times), the
@@ -49,7 +49,7 @@ if [ -z "$DEEP" ]; then
 fi
 DEEP_NAME=$(cat $STATE/state$DEEP/name)
 LAST_NAME=$(cat $STATE/state$LAST/name)
-ktap_set_plan 10
+ktap_set_plan 11
 selftest_setup
 set_governor menu
 rmmod "$MODULE" 2>/dev/null
@@ -353,6 +353,43 @@ tracepoint_reports() {
 }
 ktap_test_result "tracepoint cpuidle_budget_select reports pressure, state and the unbiased state it works out" \
 	tracepoint_reports
+
+# The reflect tracepoint: every period the governor recorded, with how
+# it was classified. A period that neither the tick nor a poll's time
+# limit ended is early exactly when its measure is below 7/8 of the time
+# to the timer it slept for (sleep_ns; S64_MAX: the selection skipped the
+# timers, and the period is not recorded, never early); a poll that ran
+# into its limit is never early. wakeups -s gives both early periods
+# (its wake-ups) and, between them, some that are not.
+REFLECT_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_reflect
+reflect_classified() {
+	local out
+	[ -d "$REFLECT_EVENT" ] || return 1
+	echo >$TRACE/trace
+	echo "cpu == $CPU" >"$REFLECT_EVENT/filter"
+	echo 1 >"$REFLECT_EVENT/enable"
+	"$WAKEUPS" -s "$CPU" "$SRC" "$SECONDS_PER_RUN" || return 1
+	echo 0 >"$REFLECT_EVENT/enable"
+	echo 0 >"$REFLECT_EVENT/filter"
+	grep -m2 'cpuidle_budget_reflect:' $TRACE/trace | sed 's/^/# /'
+	out=$(grep 'cpuidle_budget_reflect:' $TRACE/trace | awk '
+		{ for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2]
+		  n++
+		  if (v["sleep_ns"] == "9223372036854775807") { skipped++; want = 0 }
+		  else if (v["poll_limit"] == 1 && v["state"] == 0) want = 0
+		  else if (v["got_tick"] == 1) next
+		  else want = (v["measured_ns"] < v["sleep_ns"] - int(v["sleep_ns"] / 8))
+		  checked++; early += v["early"]
+		  if (v["early"] != want) bad++ }
+		END { print n + 0, checked + 0, early + 0, skipped + 0, bad + 0 }')
+	read -r n checked early skipped bad <<<"$out"
+	ktap_print_msg "$n periods, $checked checked ($skipped with the timers skipped), $early early, $bad misclassified"
+	is_count "$n" "$checked" "$early" "$bad" &&
+		[ "$checked" -ge "$MIN_ENTRIES" ] && [ "$early" -gt 0 ] &&
+		[ "$early" -lt "$checked" ] && [ "$bad" -eq 0 ]
+}
+ktap_test_result "tracepoint cpuidle_budget_reflect: each period early exactly when it ended before 7/8 of its timer" \
+	reflect_classified
 
 echo off >"$OVERRIDE"
 ktap_test_result "override off: the real signals are back (none in this guest: pressure 0)" \

@@ -228,16 +228,23 @@ static void budget_reflect(struct cpuidle_device *dev, int index)
 {
 	struct cpuidle_driver *drv = cpuidle_get_cpu_driver(dev);
 	struct budget_cpu *bc = this_cpu_ptr(&budget_cpus);
+	bool got_tick, early;
 
 	/* Awake now: a package whose sampler fell behind is sampled here. */
 	cpuidle_budget_signals_poke(dev->cpu);
 	this_cpu_write(budget_idle_target_ns, 0);
 
-	if (drv && cpuidle_budget_history_reflect(&bc->hist, drv, index,
-						  dev->last_residency_ns,
-						  tick_nohz_idle_got_tick(),
-						  dev->poll_time_limit))
+	if (!drv)
+		return;
+	got_tick = tick_nohz_idle_got_tick();
+	early = cpuidle_budget_history_reflect(&bc->hist, drv, index,
+					       dev->last_residency_ns, got_tick,
+					       dev->poll_time_limit);
+	if (early)
 		budget_count(&bc->early_wakeups);
+	trace_cpuidle_budget_reflect(dev->cpu, index, dev->last_residency_ns,
+				     bc->hist.sleep_ns, got_tick,
+				     dev->poll_time_limit, early);
 }
 
 /*

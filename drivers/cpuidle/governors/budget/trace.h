@@ -4,8 +4,9 @@
  * what the selection saw and what it chose, biased and unbiased, and the
  * expected idle length, package term and turbo rule behind the choice
  * (0 when they did not run) and whether latency evidence held (iowait,
- * a PM QoS request: policy.c's "Latency evidence"); one per package
- * sample, with the terms of the pressure.
+ * a PM QoS request: policy.c's "Latency evidence"); one per idle period
+ * recorded, with how it was classified; one per package sample, with the
+ * terms of the pressure.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM cpuidle_budget
@@ -58,6 +59,37 @@ TRACE_EVENT(cpuidle_budget_select,
 		      __entry->pressure, __entry->state, __entry->unbiased,
 		      __entry->stop_tick, __entry->expected_ns, __entry->pkg_deep,
 		      __entry->turbo, __entry->turbo_deep, __entry->evidence)
+);
+
+/*
+ * One per idle period the governor records: the state, the core's
+ * measure of the period, the time to the timer the selection slept for
+ * (S64_MAX when it skipped the timers: the period is then not recorded),
+ * how it ended when not by an event (the tick, a poll's time limit) and
+ * whether it counted as early (policy.c's "History").
+ */
+TRACE_EVENT(cpuidle_budget_reflect,
+	    TP_PROTO(int cpu, int state, s64 measured_ns, s64 sleep_ns,
+		     bool got_tick, bool poll_limit, bool early),
+	    TP_ARGS(cpu, state, measured_ns, sleep_ns, got_tick, poll_limit, early),
+	    TP_STRUCT__entry(__field(int, cpu)
+			     __field(int, state)
+			     __field(s64, measured_ns)
+			     __field(s64, sleep_ns)
+			     __field(bool, got_tick)
+			     __field(bool, poll_limit)
+			     __field(bool, early)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->state = state;
+			   __entry->measured_ns = measured_ns;
+			   __entry->sleep_ns = sleep_ns;
+			   __entry->got_tick = got_tick;
+			   __entry->poll_limit = poll_limit;
+			   __entry->early = early;),
+	    TP_printk("cpu=%d state=%d measured_ns=%lld sleep_ns=%lld got_tick=%d poll_limit=%d early=%d",
+		      __entry->cpu, __entry->state, __entry->measured_ns,
+		      __entry->sleep_ns, __entry->got_tick, __entry->poll_limit,
+		      __entry->early)
 );
 
 /*
