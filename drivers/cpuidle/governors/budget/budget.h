@@ -245,6 +245,7 @@ void cpuidle_budget_rapl_fill_limits(const struct budget_rapl_limit *l,
 u32 cpuidle_budget_counter_delta(u32 prev, u32 now);
 u64 cpuidle_budget_rapl_to_micro(u64 count, u8 shift);
 u64 cpuidle_budget_rapl_energy_uj(u64 count, const struct budget_rapl_units *u);
+u32 cpuidle_budget_limit_reasons_msr(u32 vfm);
 extern const struct cpuidle_budget_source cpuidle_budget_rapl_source;
 extern const struct cpuidle_budget_source cpuidle_budget_amd_source;
 const struct cpuidle_budget_source *cpuidle_budget_msr_default_source(void);

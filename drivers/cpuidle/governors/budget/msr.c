@@ -36,14 +36,17 @@
  *	one (a PL2 below PL1 is both). MSR_PKG_ENERGY_STATUS, a wrapping
  *	32-bit counter, gives the average power. MSR_PKG_PERF_STATUS, where
  *	it exists, counts the time the package was throttled. The power
- *	limit notification bit (10) of MSR_IA32_PACKAGE_THERM_STATUS and,
- *	where the model has it, the PL1 and PL2 status bits (10, 11) of
- *	MSR_CORE_PERF_LIMIT_REASONS say whether a power limit is enforced
- *	right now, and its Max Turbo Limit status bit (12) whether the turbo
- *	ratio limit for the number of active cores holds the CPUs back (SDM
- *	vol. 4, MSR_CORE_PERF_LIMIT_REASONS of the Core parts from Haswell
- *	on; only the status bits are read, the sticky log bits would have to
- *	be cleared by writing the register). The units are decoded as
+ *	limit notification bit (10) of MSR_IA32_PACKAGE_THERM_STATUS (read
+ *	only where CPUID says the register and the bit exist: PTM and PLN)
+ *	and, where the model documents them, the PL1 and PL2 status bits
+ *	(10, 11) of the core's limit-reasons register say whether a power
+ *	limit is enforced right now, and its Max Turbo Limit status bit (12)
+ *	whether the turbo ratio limit for the number of active cores holds
+ *	the CPUs back. The register is 0x690 on Haswell and Broadwell client
+ *	parts and 0x64F from Skylake on (SDM vol. 4; 0x690 is an LBR
+ *	register there); other models have none read (the table in msr.c).
+ *	Only the status bits are read: the sticky log bits would have to be
+ *	cleared by writing the register. The units are decoded as
  *	Silvermont and Airmont encode them on those models (energy unit
  *	2^N uJ, power unit 2^N mW, the PL1 window a count of time units) and
  *	as 1/2^N J, W and s on all others, as intel_rapl_common does.
@@ -79,12 +82,16 @@
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <asm/cpu_device_id.h>
+#include <asm/cpufeature.h>
 #include <asm/intel-family.h>
 #include <asm/msr.h>
 
 #include "budget.h"
 
-/* Package-level PL1 and PL2 status of MSR_CORE_PERF_LIMIT_REASONS. */
+/*
+ * The limit-reason bits, the same in both registers below: package-level
+ * PL1 and PL2 status.
+ */
 #define BUDGET_PLR_PL1		BIT_ULL(10)
 #define BUDGET_PLR_PL2		BIT_ULL(11)
 /* Held below the requested frequency by the turbo ratio limit for the active cores. */
@@ -236,6 +243,62 @@ static bool budget_rapl_atom_units(void)
 	return x86_match_cpu(budget_rapl_atom_ids);
 }
 
+/*
+ * Where each model keeps the core's limit reasons (SDM vol. 4): Haswell
+ * and Broadwell client parts at 0x690, MSR_CORE_PERF_LIMIT_REASONS; from
+ * Skylake on, client parts at 0x64F, MSR_PERF_LIMIT_REASONS in
+ * msr-index.h, and 0x690 is then the LBR stack's 17th FROM_IP register,
+ * a branch address whose bits 10-12 mean nothing here. Models not in the
+ * table, Atom parts (Jasper Lake among them) and the server parts, have
+ * no register read: none is documented for them, or this table has not
+ * been checked against the SDM for them (Meteor Lake and later).
+ */
+static const struct budget_plr_model {
+	u32 vfm;
+	u32 msr;
+} budget_plr_models[] = {
+	{ INTEL_HASWELL, MSR_CORE_PERF_LIMIT_REASONS },
+	{ INTEL_HASWELL_L, MSR_CORE_PERF_LIMIT_REASONS },
+	{ INTEL_HASWELL_G, MSR_CORE_PERF_LIMIT_REASONS },
+	{ INTEL_BROADWELL, MSR_CORE_PERF_LIMIT_REASONS },
+	{ INTEL_BROADWELL_G, MSR_CORE_PERF_LIMIT_REASONS },
+	{ INTEL_SKYLAKE_L, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_SKYLAKE, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_KABYLAKE_L, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_KABYLAKE, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_COMETLAKE, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_COMETLAKE_L, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_CANNONLAKE_L, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_ICELAKE, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_ICELAKE_L, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_TIGERLAKE, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_TIGERLAKE_L, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_ROCKETLAKE, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_ALDERLAKE, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_ALDERLAKE_L, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_RAPTORLAKE, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_RAPTORLAKE_P, MSR_PERF_LIMIT_REASONS },
+	{ INTEL_RAPTORLAKE_S, MSR_PERF_LIMIT_REASONS },
+};
+
+/**
+ * cpuidle_budget_limit_reasons_msr - the limit-reasons register of a model
+ * @vfm: the CPU's vendor, family and model (boot_cpu_data.x86_vfm)
+ *
+ * Return: the register's address, 0 where the model has none documented.
+ */
+u32 cpuidle_budget_limit_reasons_msr(u32 vfm)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(budget_plr_models); i++) {
+		if (budget_plr_models[i].vfm == vfm)
+			return budget_plr_models[i].msr;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(cpuidle_budget_limit_reasons_msr);
+
 /* The sources. */
 
 /**
@@ -247,7 +310,9 @@ static bool budget_rapl_atom_units(void)
  * @perf: throttled-time counter extended to 64 bits
  * @primed: the raw fields hold a first reading
  * @has_perf_status: MSR_PKG_PERF_STATUS can be read
- * @has_limit_reasons: MSR_CORE_PERF_LIMIT_REASONS can be read
+ * @limit_reasons_msr: the model's limit-reasons register, 0 if none
+ * @has_therm_status: MSR_IA32_PACKAGE_THERM_STATUS and its power limit
+ *	notification bit exist (CPUID.06H:EAX bits 6 and 4)
  */
 struct budget_msr_pkg {
 	struct budget_rapl_units units;
@@ -257,7 +322,8 @@ struct budget_msr_pkg {
 	u64 perf;
 	bool primed;
 	bool has_perf_status;
-	bool has_limit_reasons;
+	u32 limit_reasons_msr;
+	bool has_therm_status;
 };
 
 static struct budget_msr_pkg *budget_msr_pkgs;
@@ -311,8 +377,12 @@ static int budget_msr_probe(unsigned int pkg, int cpu, u32 unit_msr, bool intel)
 	cpuidle_budget_rapl_decode_units(raw, intel && budget_rapl_atom_units(), &mp->units);
 	if (intel) {
 		mp->has_perf_status = !budget_rdmsr(cpu, MSR_PKG_PERF_STATUS, &raw);
-		mp->has_limit_reasons = !budget_rdmsr(cpu, MSR_CORE_PERF_LIMIT_REASONS,
-						      &raw);
+		mp->limit_reasons_msr =
+			cpuidle_budget_limit_reasons_msr(boot_cpu_data.x86_vfm);
+		if (mp->limit_reasons_msr && budget_rdmsr(cpu, mp->limit_reasons_msr, &raw))
+			mp->limit_reasons_msr = 0;
+		mp->has_therm_status = boot_cpu_has(X86_FEATURE_PTS) &&
+				       boot_cpu_has(X86_FEATURE_PLN);
 	}
 	return 0;
 }
@@ -363,12 +433,13 @@ static int budget_rapl_read(unsigned int pkg, int cpu, struct cpuidle_budget_rea
 		r->throttled_us = cpuidle_budget_rapl_to_micro(mp->perf, mp->units.time_shift);
 		r->valid |= CPUIDLE_BUDGET_HAS_THROTTLE;
 	}
-	if (!budget_rdmsr(cpu, MSR_IA32_PACKAGE_THERM_STATUS, &raw)) {
+	if (mp->has_therm_status &&
+	    !budget_rdmsr(cpu, MSR_IA32_PACKAGE_THERM_STATUS, &raw)) {
 		r->limit_active = raw & PACKAGE_THERM_STATUS_POWER_LIMIT;
 		r->valid |= CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE;
 	}
-	if (mp->has_limit_reasons &&
-	    !budget_rdmsr(cpu, MSR_CORE_PERF_LIMIT_REASONS, &raw)) {
+	if (mp->limit_reasons_msr &&
+	    !budget_rdmsr(cpu, mp->limit_reasons_msr, &raw)) {
 		r->limit_active |= !!(raw & (BUDGET_PLR_PL1 | BUDGET_PLR_PL2));
 		r->turbo_limited = raw & BUDGET_PLR_MAX_TURBO;
 		r->valid |= CPUIDLE_BUDGET_HAS_LIMIT_ACTIVE | CPUIDLE_BUDGET_HAS_TURBO_LIMIT;

@@ -9,6 +9,8 @@
 #include <kunit/test.h>
 #include <linux/cpuidle_budget.h>
 #include <linux/kernel.h>
+#include <asm/cpu_device_id.h>
+#include <asm/intel-family.h>
 
 #include "../budget.h"
 
@@ -459,6 +461,65 @@ static void limit_bits_let_go(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpuidle_budget_pressure_from_sample(&prev), 0U);
 }
 
+/*
+ * The limit-reasons register, a case per model: the address written out
+ * here, not taken from msr.c's table (SDM vol. 4; msr-index.h names 0x690
+ * MSR_CORE_PERF_LIMIT_REASONS and 0x64F MSR_PERF_LIMIT_REASONS).
+ */
+struct plr_case {
+	const char *name;
+	u32 vfm;
+	u32 msr;
+};
+
+static const struct plr_case plr_cases[] = {
+	{ "Haswell", INTEL_HASWELL, 0x690 },
+	{ "Haswell-ULT", INTEL_HASWELL_L, 0x690 },
+	{ "Haswell-GT3e", INTEL_HASWELL_G, 0x690 },
+	{ "Broadwell", INTEL_BROADWELL, 0x690 },
+	{ "Broadwell-GT3e", INTEL_BROADWELL_G, 0x690 },
+	{ "Skylake-U", INTEL_SKYLAKE_L, 0x64f },
+	{ "Skylake-S", INTEL_SKYLAKE, 0x64f },
+	{ "Kaby/Coffee/Whiskey Lake-U", INTEL_KABYLAKE_L, 0x64f },
+	{ "Kaby/Coffee Lake-S", INTEL_KABYLAKE, 0x64f },
+	{ "Comet Lake-S", INTEL_COMETLAKE, 0x64f },
+	{ "Comet Lake-U", INTEL_COMETLAKE_L, 0x64f },
+	{ "Cannon Lake-U", INTEL_CANNONLAKE_L, 0x64f },
+	{ "Ice Lake", INTEL_ICELAKE, 0x64f },
+	{ "Ice Lake-U", INTEL_ICELAKE_L, 0x64f },
+	{ "Tiger Lake-H", INTEL_TIGERLAKE, 0x64f },
+	{ "Tiger Lake-U", INTEL_TIGERLAKE_L, 0x64f },
+	{ "Rocket Lake", INTEL_ROCKETLAKE, 0x64f },
+	{ "Alder Lake-S", INTEL_ALDERLAKE, 0x64f },
+	{ "Alder Lake-P/U", INTEL_ALDERLAKE_L, 0x64f },
+	{ "Raptor Lake-S", INTEL_RAPTORLAKE, 0x64f },
+	{ "Raptor Lake-P", INTEL_RAPTORLAKE_P, 0x64f },
+	{ "Raptor Lake-S (0xBF)", INTEL_RAPTORLAKE_S, 0x64f },
+	/* None documented, or not checked: nothing is read. */
+	{ "Jasper Lake (Tremont)", INTEL_ATOM_TREMONT_L, 0 },
+	{ "Gemini Lake (Goldmont Plus)", INTEL_ATOM_GOLDMONT_PLUS, 0 },
+	{ "Ivy Bridge", INTEL_IVYBRIDGE, 0 },
+	{ "Skylake-X", INTEL_SKYLAKE_X, 0 },
+	{ "Meteor Lake-U/H", INTEL_METEORLAKE_L, 0 },
+	{ "AMD Zen 3", VFM_MAKE(X86_VENDOR_AMD, 0x19, 0x21), 0 },
+	/* Model 0x3C (Haswell) on another vendor is not Haswell. */
+	{ "AMD family 6 model 0x3C", VFM_MAKE(X86_VENDOR_AMD, 6, 0x3c), 0 },
+};
+
+static void plr_case_desc(const struct plr_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(plr, plr_cases, plr_case_desc);
+
+static void limit_reasons_register(struct kunit *test)
+{
+	const struct plr_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, cpuidle_budget_limit_reasons_msr(c->vfm), c->msr);
+}
+
 static struct kunit_case budget_signal_cases[] = {
 	KUNIT_CASE(rapl_units_decoded),
 	KUNIT_CASE(rapl_units_atom),
@@ -479,6 +540,7 @@ static struct kunit_case budget_signal_cases[] = {
 	KUNIT_CASE(pressure_from_frequency_alone),
 	KUNIT_CASE(ordinary_turbo_bursts_no_pressure),
 	KUNIT_CASE(limit_bits_let_go),
+	KUNIT_CASE_PARAM(limit_reasons_register, plr_gen_params),
 	{}
 };
 
