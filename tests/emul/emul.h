@@ -272,6 +272,37 @@ u64 emul_state_entries(int cpu, int state);
 int emul_current_state(int cpu);
 u64 emul_pkg_time_ns(int state);
 
+/**
+ * struct emul_limits - the package's power limits (emul_idle's parameters)
+ * @pl1_mw: long-term limit
+ * @pl2_mw: short-term limit, at least @pl1_mw
+ * @pl1_window_ms: time constant of the PL1 average
+ * @pl2_window_ms: time constant of the PL2 average
+ */
+struct emul_limits {
+	u32 pl1_mw;
+	u32 pl2_mw;
+	u32 pl1_window_ms;
+	u32 pl2_window_ms;
+};
+
+/* The limits no limit stands for: the parameters' largest (1000 W). */
+#define EMUL_NO_LIMIT_MW	1000000
+
+void emul_platform_limits(struct emul_limits *l);
+
+/*
+ * The emulated RAPL interface's units (emul_rapl.c), as a unit register
+ * encodes them: 1/2^N W, J and s, those of most Intel client parts.
+ */
+#define EMUL_RAPL_POWER_SHIFT	3
+#define EMUL_RAPL_ENERGY_SHIFT	14
+#define EMUL_RAPL_TIME_SHIFT	10
+
+u32 emul_rapl_window_encode(u32 ms);
+u32 emul_rapl_window_decode(u32 field);
+int emul_platform_set_limits(const struct emul_limits *l);
+
 /* For the budget governor's signal source (emul_budget.c). */
 int emul_platform_read(unsigned int pkg, int cpu, struct cpuidle_budget_reading *r);
 unsigned int emul_platform_freq_scale(int cpu);

@@ -275,6 +275,61 @@ module_param_cb(pl2_window_ms, &emul_limit_ops, &emul_limit_pl2_window, 0644);
 MODULE_PARM_DESC(pl2_window_ms,
 		 "Time constant of the PL2 average, 1..10000 ms (default: the part's)");
 
+/**
+ * emul_platform_limits - the package's power limits, as the parameters hold them
+ * @l: filled in
+ */
+void emul_platform_limits(struct emul_limits *l)
+{
+	mutex_lock(&emul_param_lock);
+	l->pl1_mw = pl1_mw;
+	l->pl2_mw = pl2_mw;
+	l->pl1_window_ms = pl1_window_ms;
+	l->pl2_window_ms = pl2_window_ms;
+	mutex_unlock(&emul_param_lock);
+}
+EXPORT_SYMBOL_GPL(emul_platform_limits);
+
+static bool emul_limit_in_range(const struct emul_uint_param *p, unsigned int v)
+{
+	return v >= p->min && v <= p->max;
+}
+
+/**
+ * emul_platform_set_limits - set all four limits at once, as the parameters would
+ * @l: the limits
+ *
+ * For the emulated RAPL interface (emul_rapl.c): a write to the package's
+ * powercap zone is a write to these parameters, checked the same way.
+ *
+ * Return: 0, -EINVAL (nothing changed) for a value out of a parameter's
+ * range or PL2 below PL1, -ENODEV before the platform is loaded.
+ */
+int emul_platform_set_limits(const struct emul_limits *l)
+{
+	int ret = 0;
+
+	mutex_lock(&emul_param_lock);
+	if (!emul_loaded)
+		ret = -ENODEV;
+	else if (!emul_limit_in_range(&emul_limit_pl1, l->pl1_mw) ||
+		 !emul_limit_in_range(&emul_limit_pl2, l->pl2_mw) ||
+		 !emul_limit_in_range(&emul_limit_pl1_window, l->pl1_window_ms) ||
+		 !emul_limit_in_range(&emul_limit_pl2_window, l->pl2_window_ms) ||
+		 l->pl2_mw < l->pl1_mw)
+		ret = -EINVAL;
+	if (!ret) {
+		pl1_mw = l->pl1_mw;
+		pl2_mw = l->pl2_mw;
+		pl1_window_ms = l->pl1_window_ms;
+		pl2_window_ms = l->pl2_window_ms;
+		emul_model_set_limits(pl1_mw, pl2_mw, pl1_window_ms, pl2_window_ms);
+	}
+	mutex_unlock(&emul_param_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(emul_platform_set_limits);
+
 /* Turbo ratio limits by active cores, on or off (a flat table). */
 static bool turbo_by_active = true;
 

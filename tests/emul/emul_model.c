@@ -837,6 +837,12 @@ int emul_platform_read(unsigned int pkg, int cpu, struct cpuidle_budget_reading 
 
 	if (pkg || !READ_ONCE(emul.running))
 		return -ENODEV;
+	/*
+	 * Up to now, as RAPL's counter always is: the intervals otherwise
+	 * end at a busy CPU's tick, and an idle package's energy would lag
+	 * by as long as it stays idle.
+	 */
+	emul_model_update();
 	spin_lock_irqsave(&emul.lock, flags);
 	r->energy_uj = emul.energy_uj;
 	r->throttled_us = emul.throttled_us;
@@ -865,3 +871,37 @@ unsigned int emul_platform_freq_scale(int cpu)
 	return emul_current_scale() * SCHED_CAPACITY_SCALE / EMUL_SCALE;
 }
 EXPORT_SYMBOL_GPL(emul_platform_freq_scale);
+
+/**
+ * emul_rapl_window_encode - a time window as the 7-bit field holds it
+ * @ms: the window
+ *
+ * Return: Y (bits 4:0) and F (bits 6:5) with 2^Y * (1 + F/4) time units
+ * (2^-EMUL_RAPL_TIME_SHIFT s) the largest such window not above @ms, at
+ * least one unit: RAPL's time window field, as intel_rapl_common's
+ * rapl_compute_time_window_core() decodes it.
+ */
+u32 emul_rapl_window_encode(u32 ms)
+{
+	u64 units = max_t(u64, div_u64((u64)ms << EMUL_RAPL_TIME_SHIFT, MSEC_PER_SEC), 1);
+	u32 y = min_t(u32, ilog2(units), 31);
+	u32 f = min_t(u64, div64_u64(4 * (units - BIT_ULL(y)), BIT_ULL(y)), 3);
+
+	return y | f << 5;
+}
+EXPORT_SYMBOL_GPL(emul_rapl_window_encode);
+
+/**
+ * emul_rapl_window_decode - the window a 7-bit field stands for
+ * @field: Y (bits 4:0) and F (bits 6:5)
+ *
+ * Return: 2^Y * (1 + F/4) time units, in milliseconds (rounded down, at
+ * least 1).
+ */
+u32 emul_rapl_window_decode(u32 field)
+{
+	u64 units = (BIT_ULL(field & 0x1f) * (4 + ((field >> 5) & 3))) / 4;
+
+	return max_t(u64, div_u64(units * MSEC_PER_SEC, 1 << EMUL_RAPL_TIME_SHIFT), 1);
+}
+EXPORT_SYMBOL_GPL(emul_rapl_window_decode);

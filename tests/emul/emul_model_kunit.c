@@ -335,6 +335,35 @@ static void spin_closes_the_gap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, emul_spin_ns(MS, 4096), MS);
 }
 
+/*
+ * RAPL's time window field, 2^Y * (1 + F/4) units of 2^-10 s: the
+ * windows the parts use come back exactly, others as the largest window
+ * the field holds below them.
+ */
+static void rapl_window_field(struct kunit *test)
+{
+	/* 2 s: 2048 units, 2^11: Y = 11, F = 0. */
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_encode(2000), 11U);
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_decode(11), 2000U);
+	/* 28 s: 28672 units = 2^14 * 7/4: Y = 14, F = 3. */
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_encode(28000), 14U | 3U << 5);
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_decode(14 | 3 << 5), 28000U);
+	/* 8 s: 2^13. */
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_decode(emul_rapl_window_encode(8000)), 8000U);
+	/*
+	 * 3 s: 3072 units = 2^11 * 6/4: Y = 11, F = 2. 5 s: 5120 units,
+	 * 2^12 * 5/4 = 5120: F = 1. 100 ms: 102 units, 2^6 * 6/4 = 96 is
+	 * the largest below: 93 ms.
+	 */
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_encode(3000), 11U | 2U << 5);
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_decode(emul_rapl_window_encode(5000)), 5000U);
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_encode(100), 6U | 2U << 5);
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_decode(6 | 2 << 5), 93U);
+	/* Below one unit: one unit, which decodes to 0 ms, shown as 1. */
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_encode(0), 0U);
+	KUNIT_EXPECT_EQ(test, emul_rapl_window_decode(0), 1U);
+}
+
 static struct kunit_case emul_model_cases[] = {
 	KUNIT_CASE(voltage_flat_then_linear),
 	KUNIT_CASE(leakage_cubic_in_voltage),
@@ -353,6 +382,7 @@ static struct kunit_case emul_model_cases[] = {
 	KUNIT_CASE(ewma_steps),
 	KUNIT_CASE(spin_pays_the_gap),
 	KUNIT_CASE(spin_closes_the_gap),
+	KUNIT_CASE(rapl_window_field),
 	{}
 };
 
