@@ -773,8 +773,14 @@ void emul_model_set_limits(u32 pl1_mw, u32 pl2_mw, u32 pl1_window_ms,
 }
 
 /**
- * emul_model_status - the model's state, for debugfs
+ * emul_model_status - the model's state, up to now, for debugfs and emul_rapl
  * @st: filled in, all from one moment
+ *
+ * Brings the model up to now first: its intervals otherwise end at a busy
+ * CPU's tick, and an idle package's figures would lag for as long as it
+ * stays idle. (The budget governor's source, emul_platform_read(), does
+ * not: its sampler would pay for the model's work, which a RAPL read
+ * does not cost.)
  */
 void emul_model_status(struct emul_status *st)
 {
@@ -794,6 +800,7 @@ void emul_model_status(struct emul_status *st)
 	st->scale = emul.scale;
 	spin_unlock_irqrestore(&emul.lock, flags);
 }
+EXPORT_SYMBOL_GPL(emul_model_status);
 
 /**
  * emul_model_cpu_work - the work a CPU has done since the model started
@@ -837,12 +844,6 @@ int emul_platform_read(unsigned int pkg, int cpu, struct cpuidle_budget_reading 
 
 	if (pkg || !READ_ONCE(emul.running))
 		return -ENODEV;
-	/*
-	 * Up to now, as RAPL's counter always is: the intervals otherwise
-	 * end at a busy CPU's tick, and an idle package's energy would lag
-	 * by as long as it stays idle.
-	 */
-	emul_model_update();
 	spin_lock_irqsave(&emul.lock, flags);
 	r->energy_uj = emul.energy_uj;
 	r->throttled_us = emul.throttled_us;

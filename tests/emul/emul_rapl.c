@@ -118,6 +118,7 @@ static u64 emul_rapl_pl_reg(const struct emul_rapl_pl *pl, u32 mw, u32 window_ms
 static int emul_rapl_read(int id, struct reg_action *ra)
 {
 	struct cpuidle_budget_reading r;
+	struct emul_status st;
 	struct emul_limits l;
 	u64 v;
 
@@ -127,12 +128,14 @@ static int emul_rapl_read(int id, struct reg_action *ra)
 		break;
 	case EMUL_REG_STATUS:
 	case EMUL_REG_PERF:
+		/* Up to now, as RAPL's counters always are. */
 		if (emul_platform_read(0, 0, &r))
 			return -EIO;
+		emul_model_status(&st);
 		if (ra->reg.val == EMUL_REG_PERF)
-			v = emul_rapl_us_to_units(r.throttled_us);
+			v = emul_rapl_us_to_units(st.throttled_us);
 		else
-			v = div_u64(r.energy_uj << EMUL_RAPL_ENERGY_SHIFT, USEC_PER_SEC) + 1;
+			v = div_u64(st.energy_uj << EMUL_RAPL_ENERGY_SHIFT, USEC_PER_SEC) + 1;
 		v &= GENMASK_ULL(31, 0);
 		break;
 	case EMUL_REG_PL1:
