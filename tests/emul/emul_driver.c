@@ -141,6 +141,13 @@ MODULE_PARM_DESC(layout,
 
 static bool power_model;
 static DEFINE_MUTEX(emul_param_lock);
+/*
+ * The four limits alone, for emul_rapl: its callbacks run under the CPU
+ * hotplug read lock, which starting the model takes under
+ * emul_param_lock, so they must not take that one. Taken after
+ * emul_param_lock where both are held, never before it.
+ */
+static DEFINE_MUTEX(emul_limits_lock);
 static int emul_start_model(void);
 
 /* Switching the model on or off at run time starts or stops it. */
@@ -230,15 +237,18 @@ static int emul_limit_set(const char *val, const struct kernel_param *kp)
 	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max)
 		return -EINVAL;
 	mutex_lock(&emul_param_lock);
+	mutex_lock(&emul_limits_lock);
 	pl1 = p->val == &pl1_mw ? v : pl1_mw;
 	pl2 = p->val == &pl2_mw ? v : pl2_mw;
 	if (emul_loaded && pl2 < pl1) {
+		mutex_unlock(&emul_limits_lock);
 		mutex_unlock(&emul_param_lock);
 		return -EINVAL;
 	}
 	*p->val = v;
 	if (emul_loaded)
 		emul_model_set_limits(pl1_mw, pl2_mw, pl1_window_ms, pl2_window_ms);
+	mutex_unlock(&emul_limits_lock);
 	mutex_unlock(&emul_param_lock);
 	return 0;
 }
@@ -281,12 +291,12 @@ MODULE_PARM_DESC(pl2_window_ms,
  */
 void emul_platform_limits(struct emul_limits *l)
 {
-	mutex_lock(&emul_param_lock);
+	mutex_lock(&emul_limits_lock);
 	l->pl1_mw = pl1_mw;
 	l->pl2_mw = pl2_mw;
 	l->pl1_window_ms = pl1_window_ms;
 	l->pl2_window_ms = pl2_window_ms;
-	mutex_unlock(&emul_param_lock);
+	mutex_unlock(&emul_limits_lock);
 }
 EXPORT_SYMBOL_GPL(emul_platform_limits);
 
@@ -302,6 +312,8 @@ static bool emul_limit_in_range(const struct emul_uint_param *p, unsigned int v)
  * For the emulated RAPL interface (emul_rapl.c): a write to the package's
  * powercap zone is a write to these parameters, checked the same way.
  *
+ * Takes only emul_limits_lock: callable under the CPU hotplug read lock.
+ *
  * Return: 0, -EINVAL (nothing changed) for a value out of a parameter's
  * range or PL2 below PL1, -ENODEV before the platform is loaded.
  */
@@ -309,8 +321,8 @@ int emul_platform_set_limits(const struct emul_limits *l)
 {
 	int ret = 0;
 
-	mutex_lock(&emul_param_lock);
-	if (!emul_loaded)
+	mutex_lock(&emul_limits_lock);
+	if (!READ_ONCE(emul_loaded))
 		ret = -ENODEV;
 	else if (!emul_limit_in_range(&emul_limit_pl1, l->pl1_mw) ||
 		 !emul_limit_in_range(&emul_limit_pl2, l->pl2_mw) ||
@@ -325,7 +337,7 @@ int emul_platform_set_limits(const struct emul_limits *l)
 		pl2_window_ms = l->pl2_window_ms;
 		emul_model_set_limits(pl1_mw, pl2_mw, pl1_window_ms, pl2_window_ms);
 	}
-	mutex_unlock(&emul_param_lock);
+	mutex_unlock(&emul_limits_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(emul_platform_set_limits);
@@ -683,8 +695,11 @@ static void emul_setup_power_figures(void)
 
 static int emul_start_model(void)
 {
-	return emul_model_start(&emul_model, emul_types, pl1_mw, pl2_mw,
-				pl1_window_ms, pl2_window_ms);
+	struct emul_limits l;
+
+	emul_platform_limits(&l);
+	return emul_model_start(&emul_model, emul_types, l.pl1_mw, l.pl2_mw,
+				l.pl1_window_ms, l.pl2_window_ms);
 }
 
 /*

@@ -572,6 +572,11 @@ static void emul_model_update(void)
 	    (s64)(ktime_get_ns() - READ_ONCE(emul.last_ns)) < (s64)jiffies_to_nsecs(1) ||
 	    !spin_trylock_irqsave(&emul.lock, flags))
 		return;
+	/* Stopped meanwhile: its arrays are being freed (emul_model_stop()). */
+	if (!emul.running) {
+		spin_unlock_irqrestore(&emul.lock, flags);
+		return;
+	}
 	/*
 	 * Under the lock: another CPU may have just run an interval, after
 	 * this one read the clock (signed: "now" may then be behind).
@@ -730,9 +735,19 @@ int emul_model_start(const struct emul_pkg_model *m, const enum emul_core_type *
 	return 0;
 }
 
-/** emul_model_stop - stop what emul_model_start() started */
+/**
+ * emul_model_stop - stop what emul_model_start() started
+ *
+ * The model's arrays are taken away under its lock, after which no update
+ * (which checks emul.running under the lock) and no reader (which checks
+ * the pointers) can reach them, and freed after it.
+ */
 void emul_model_stop(void)
 {
+	struct emul_cpu_window *w;
+	struct emul_cpu_work *work;
+	unsigned long flags;
+	struct emul_cpu_prev *prev;
 	int cpu;
 
 	WRITE_ONCE(emul.running, false);
@@ -742,12 +757,17 @@ void emul_model_stop(void)
 		if (st->timer.function)
 			timer_delete_sync(&st->timer);
 	}
-	kfree(emul.w.cpu);
-	kfree(emul.prev);
-	kfree(emul.work);
+	spin_lock_irqsave(&emul.lock, flags);
+	w = emul.w.cpu;
+	prev = emul.prev;
+	work = emul.work;
 	emul.w.cpu = NULL;
 	emul.prev = NULL;
 	emul.work = NULL;
+	spin_unlock_irqrestore(&emul.lock, flags);
+	kfree(w);
+	kfree(prev);
+	kfree(work);
 }
 
 /**

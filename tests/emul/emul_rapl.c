@@ -155,14 +155,17 @@ static int emul_rapl_read(int id, struct reg_action *ra)
 }
 
 /*
- * A limit register written: its limit, window and enable bit become the
- * parameters (the limit EMUL_NO_LIMIT_MW while disabled).
+ * A limit register written: the fields the write covers (@ra->mask)
+ * become the parameters; the others stay as they are, not decoded again
+ * (a window read back through the 7-bit field is rounded down, and every
+ * rewrite would shorten it). The limit is EMUL_NO_LIMIT_MW while
+ * disabled, PL1 at PL2 while only PL1 is.
  */
 static int emul_rapl_write(int id, struct reg_action *ra)
 {
 	struct emul_rapl_pl pl[2];
 	struct emul_limits l;
-	u32 *mw, *window_ms;
+	u32 *mw, *window_ms, limit_mw;
 	int i, ret;
 	u64 v;
 
@@ -175,14 +178,20 @@ static int emul_rapl_write(int id, struct reg_action *ra)
 	memcpy(pl, emul_rapl.pl, sizeof(pl));
 	mw = i ? &l.pl2_mw : &l.pl1_mw;
 	window_ms = i ? &l.pl2_window_ms : &l.pl1_window_ms;
-	v = emul_rapl_pl_reg(&pl[i], *mw, *window_ms);
-	v = (v & ~ra->mask) | (ra->value & ra->mask);
+	v = ra->value & ra->mask;
 
-	*mw = div_u64((v & EMUL_RAPL_LIMIT) * 1000, 1 << EMUL_RAPL_POWER_SHIFT);
-	*window_ms = emul_rapl_window_decode((v & EMUL_RAPL_WINDOW) >> EMUL_RAPL_WINDOW_SHIFT);
-	pl[i].disabled = !(v & EMUL_RAPL_ENABLE);
+	limit_mw = pl[i].disabled ? pl[i].held_mw : *mw;
+	if (ra->mask & EMUL_RAPL_LIMIT)
+		limit_mw = div_u64((v & EMUL_RAPL_LIMIT) * 1000, 1 << EMUL_RAPL_POWER_SHIFT);
+	if (ra->mask & EMUL_RAPL_WINDOW)
+		*window_ms = emul_rapl_window_decode((v & EMUL_RAPL_WINDOW) >>
+						     EMUL_RAPL_WINDOW_SHIFT);
+	if (ra->mask & EMUL_RAPL_ENABLE)
+		pl[i].disabled = !(v & EMUL_RAPL_ENABLE);
 	if (pl[i].disabled)
-		pl[i].held_mw = *mw;
+		pl[i].held_mw = limit_mw;
+	else
+		*mw = limit_mw;
 	/*
 	 * Without PL2 the model has none (the largest its parameter takes);
 	 * without PL1, PL2 is what holds the average too: PL1 at PL2, which

@@ -114,19 +114,24 @@ ktap_test_result "a PL2 below PL1 is refused, as emul_idle's parameters refuse i
 # Disabling the zone clears the enable bits of PL1 and of PL2
 # (intel_rapl_common's set_domain_enable() and set_floor_freq_default()):
 # the model then runs without a limit; the constraints still read the
-# limits they hold, and enabling the zone again puts both back.
+# limits they hold, and enabling the zone again puts both back. Only the
+# enable bits are written: the windows stay as they were (each written
+# back through RAPL's 7-bit field would lose its rounding: PL2's 10 ms
+# comes back as 9).
 disable_enable() {
-	local off_pl1 off_pl2 shown1 shown2
+	local off_pl1 off_pl2 shown1 shown2 windows
+	windows="$(param pl1_window_ms) $(param pl2_window_ms)"
 	echo 0 >$ZONE/enabled || return 1
 	off_pl1=$(param pl1_mw); off_pl2=$(param pl2_mw)
 	shown1=$(cat $ZONE/constraint_0_power_limit_uw)
 	shown2=$(cat $ZONE/constraint_1_power_limit_uw)
 	echo 1 >$ZONE/enabled || return 1
-	ktap_print_msg "disabled: the model's pl1_mw $off_pl1, pl2_mw $off_pl2, the constraints read $shown1 and $shown2 uW; enabled again: pl1_mw $(param pl1_mw), pl2_mw $(param pl2_mw)"
+	ktap_print_msg "disabled: the model's pl1_mw $off_pl1, pl2_mw $off_pl2, the constraints read $shown1 and $shown2 uW; enabled again: pl1_mw $(param pl1_mw), pl2_mw $(param pl2_mw); windows $windows ms before, $(param pl1_window_ms) $(param pl2_window_ms) after"
 	[ "$off_pl1" = 1000000 ] && [ "$off_pl2" = 1000000 ] &&
 		[ "$shown1" = 7000000 ] && [ "$shown2" = $((PL2_MW * 1000)) ] &&
 		[ "$(param pl1_mw)" = 7000 ] && [ "$(param pl2_mw)" = "$PL2_MW" ] &&
-		[ "$(cat $ZONE/enabled)" = 1 ]
+		[ "$(cat $ZONE/enabled)" = 1 ] &&
+		[ "$(param pl1_window_ms) $(param pl2_window_ms)" = "$windows" ]
 }
 PL2_MW=$(param pl2_mw)
 ktap_test_result "disabling the zone lifts both limits in the model; enabling it restores the held ones" \

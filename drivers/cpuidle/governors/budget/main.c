@@ -70,14 +70,14 @@ int cpuidle_budget_uint_param_set(const char *val, const struct kernel_param *kp
 static bool budget_bias_stats;
 module_param_named(bias_stats, budget_bias_stats, bool, 0644);
 MODULE_PARM_DESC(bias_stats,
-		 "Count the selections the pressure changed (debugfs stats biased, deeper; default: N)");
+		 "Count the selections the pressure or the turbo rule changed (debugfs stats biased, deeper; default: N)");
 
 /**
  * struct budget_cpu - per-CPU governor state
  * @hist: how recent idle periods ended
  * @selects: selections made
- * @biased: selections where the pressure changed the state (counted only
- *	with bias_stats set)
+ * @biased: selections where the pressure or the turbo rule changed the
+ *	state (counted only with bias_stats set)
  * @deeper: of those, selections where it made the state deeper
  * @tick_stops: selections that asked to stop the tick
  * @early_wakeups: idle periods that ended early (see policy.c)

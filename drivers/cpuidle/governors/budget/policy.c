@@ -92,15 +92,21 @@
  *    ratio limits hold the busy CPUs back, whose exit latency is worth
  *    paying for the turbo bin (see "Turbo").
  * 5. Tick: the tick is stopped when the timer says the CPU sleeps past the
- *    next tick and the choice agrees (the timer state was chosen), as
- *    menu and teo do, at any pressure: a choice short of the timer state
- *    says an event is expected first, and the tick is then the safety
- *    net that ends a wrong guess within a tick period, the only one
- *    (step 6 acts only at the next selection). An earlier version also
- *    stopped it at pressure 512 and above; no measurement ever showed it
- *    bought anything, and on Intel's tables (every target residency
- *    below a 4 ms tick) it only let a wrong shallow guess last until the
- *    timer. With no history at all (the governor just became current), the timer state
+ *    next tick and the choice agrees (the timer state was chosen), at
+ *    any pressure. A choice short of the timer state says an event is
+ *    expected first, and the tick is then the safety net that ends a
+ *    wrong guess within a tick period, the only one (step 6 acts only at
+ *    the next selection). This keeps the tick more often than menu (which
+ *    stops it when its predicted idle duration reaches a tick period) and
+ *    teo (whenever the next timer is a tick period or more away, unless
+ *    most recent wake-ups came before a tick). An earlier version also
+ *    stopped it at pressure 512 and above; no measurement ever showed
+ *    that buying anything. Where a state's target residency is beyond
+ *    the tick (Skylake's C9 and C10 at 5 ms, Haswell's C10 at 7.7 ms,
+ *    against a 4 ms tick), a choice of it short of the timer state is cut
+ *    to a state that fits before the tick: a cost on those parts, not yet
+ *    measured, that stopping the tick for such a choice would avoid.
+ *    With no history at all (the governor just became current), the timer state
  *    is chosen but the tick is not stopped: nothing says yet that no
  *    event comes first, and a CPU that then serves only interrupts (an
  *    I/O completion CPU, say) never runs a task to restart its tick:

@@ -479,6 +479,37 @@ static void turbo_rule_pays_for_long_periods(struct kunit *test)
  * 400 us in. C6's 170 us exit latency would need 2.72 ms periods: the
  * turbo rule leaves the CPU in C1E, however long the bins hold.
  */
+/*
+ * The turbo share alone, at pressure 0, still has the unbiased choice
+ * worked out: the turbo rule changed the state, and the trace and the
+ * statistics must show it (they showed the turbo rule's state as the
+ * unbiased one while the pressure was 0).
+ */
+static void turbo_rule_reports_unbiased(struct kunit *test)
+{
+	struct budget_fixture *f = fixture(test, false);
+	int i;
+
+	/* One period in four ends after 100 us, the others at a 10 ms timer. */
+	for (i = 0; i < 8; i++) {
+		feed(f, 1, 10 * MS, 100 * US, false, false);
+		feed(f, 3, 10 * MS, 10 * MS, false, false);
+	}
+	f->in.turbo = BUDGET_PRESSURE_MAX;
+	f->in.want_unbiased = true;
+	choose(f);
+	/*
+	 * A quarter too short for C6 (over 1/8): latency first takes C1E.
+	 * The expected length is 0.25 x 0.1 + 0.75 x 10 = 7.5 ms, past 16
+	 * exit latencies of C10 (3.68 ms): the turbo rule takes C10, the
+	 * timer state, and stops the tick.
+	 */
+	KUNIT_EXPECT_EQ(test, f->out.state, C10);
+	KUNIT_EXPECT_TRUE(test, f->out.turbo_deep);
+	KUNIT_EXPECT_TRUE(test, f->out.stop_tick);
+	KUNIT_EXPECT_EQ(test, f->out.unbiased, C1E);
+}
+
 static void turbo_rule_spares_short_periods(struct kunit *test)
 {
 	struct budget_fixture *f = fixture(test, false);
@@ -883,6 +914,7 @@ static struct kunit_case budget_policy_cases[] = {
 	KUNIT_CASE(skipping_under_pressure),
 	KUNIT_CASE(turbo_rule_pays_for_long_periods),
 	KUNIT_CASE(turbo_rule_spares_short_periods),
+	KUNIT_CASE(turbo_rule_reports_unbiased),
 	KUNIT_CASE(pressure_accepts_uncertain_deep_state),
 	KUNIT_CASE(tick_wakeups_do_not_vote_shallow),
 	KUNIT_CASE(noisy_intervals_keep_their_information),
