@@ -74,6 +74,7 @@
  */
 
 #include <kunit/visibility.h>
+#include <linux/cpufeature.h>
 #include <linux/cpuidle_budget.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
@@ -82,7 +83,6 @@
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <asm/cpu_device_id.h>
-#include <asm/cpufeature.h>
 #include <asm/intel-family.h>
 #include <asm/msr.h>
 
