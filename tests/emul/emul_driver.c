@@ -191,12 +191,17 @@ struct emul_uint_param {
 	unsigned int given_val;
 };
 
+static bool emul_uint_in_range(const struct emul_uint_param *p, unsigned int v)
+{
+	return v >= p->min && v <= p->max;
+}
+
 static int emul_uint_set(const char *val, const struct kernel_param *kp)
 {
 	struct emul_uint_param *p = kp->arg;
 	unsigned int v;
 
-	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max)
+	if (kstrtouint(val, 0, &v) || !emul_uint_in_range(p, v))
 		return -EINVAL;
 	mutex_lock(&emul_param_lock);
 	*p->val = v;
@@ -234,7 +239,7 @@ static int emul_limit_set(const char *val, const struct kernel_param *kp)
 	const struct emul_uint_param *p = kp->arg;
 	unsigned int v, pl1, pl2;
 
-	if (kstrtouint(val, 0, &v) || v < p->min || v > p->max)
+	if (kstrtouint(val, 0, &v) || !emul_uint_in_range(p, v))
 		return -EINVAL;
 	mutex_lock(&emul_param_lock);
 	mutex_lock(&emul_limits_lock);
@@ -300,11 +305,6 @@ void emul_platform_limits(struct emul_limits *l)
 }
 EXPORT_SYMBOL_GPL(emul_platform_limits);
 
-static bool emul_limit_in_range(const struct emul_uint_param *p, unsigned int v)
-{
-	return v >= p->min && v <= p->max;
-}
-
 /**
  * emul_platform_set_limits - set all four limits at once, as the parameters would
  * @l: the limits
@@ -324,10 +324,10 @@ int emul_platform_set_limits(const struct emul_limits *l)
 	mutex_lock(&emul_limits_lock);
 	if (!READ_ONCE(emul_loaded))
 		ret = -ENODEV;
-	else if (!emul_limit_in_range(&emul_limit_pl1, l->pl1_mw) ||
-		 !emul_limit_in_range(&emul_limit_pl2, l->pl2_mw) ||
-		 !emul_limit_in_range(&emul_limit_pl1_window, l->pl1_window_ms) ||
-		 !emul_limit_in_range(&emul_limit_pl2_window, l->pl2_window_ms) ||
+	else if (!emul_uint_in_range(&emul_limit_pl1, l->pl1_mw) ||
+		 !emul_uint_in_range(&emul_limit_pl2, l->pl2_mw) ||
+		 !emul_uint_in_range(&emul_limit_pl1_window, l->pl1_window_ms) ||
+		 !emul_uint_in_range(&emul_limit_pl2_window, l->pl2_window_ms) ||
 		 l->pl2_mw < l->pl1_mw)
 		ret = -EINVAL;
 	if (!ret) {

@@ -129,38 +129,47 @@ at_pressure() {
 }
 
 TRACE=/sys/kernel/tracing
-SELECT_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_select
+EVENTS=$TRACE/events/cpuidle_budget
+SELECT_EVENT=$EVENTS/cpuidle_budget_select
 
-# select_trace_on, select_trace_off FILE: trace $CPU's selections into FILE.
-select_trace_on() {
+# trace_on EVENT, trace_off EVENT FILE: trace $CPU's events of the
+# governor's EVENT (cpuidle_budget_select, cpuidle_budget_reflect) into
+# FILE.
+trace_on() {
 	echo >$TRACE/trace
-	echo "cpu == $CPU" >"$SELECT_EVENT/filter"
-	echo 1 >"$SELECT_EVENT/enable"
+	echo "cpu == $CPU" >"$EVENTS/$1/filter"
+	echo 1 >"$EVENTS/$1/enable"
 }
-select_trace_off() {
-	echo 0 >"$SELECT_EVENT/enable"
-	echo 0 >"$SELECT_EVENT/filter"
-	grep 'cpuidle_budget_select:' $TRACE/trace >"$1"
+trace_off() {
+	echo 0 >"$EVENTS/$1/enable"
+	echo 0 >"$EVENTS/$1/filter"
+	grep "$1:" $TRACE/trace >"$2"
 }
-# choices FILE: "N U D" from a select_trace_off file: N selections, U of
-# them whose unbiased (pressure-0) choice is shallower than the deep
-# states, D of those U that went to a deep state.
+# The first rule of every awk program below: an event's key=value fields
+# into v[key].
+FIELDS='{ for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2] }'
+# choices FILE: "N U D" from a trace_off file of selections: N
+# selections, U of them whose unbiased (pressure-0) choice is shallower
+# than the deep states, D of those U that went to a deep state.
 choices() {
-	awk -v deep=$DEEP '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	       n++; if (v["unbiased"] < deep) { u++; if (v["state"] >= deep) d++ } }
+	awk -v deep=$DEEP "$FIELDS"'
+	     { n++; if (v["unbiased"] < deep) { u++; if (v["state"] >= deep) d++ } }
 	     END { print n + 0, u + 0, d + 0 }' "$1"
 }
 # differing [FILE]: selection events (in FILE, else on standard input)
 # whose state is not the unbiased one.
 differing() {
-	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	       if (v["state"] != v["unbiased"]) b++ } END { print b + 0 }' "$@"
+	awk "$FIELDS"'
+	     { if (v["state"] != v["unbiased"]) b++ } END { print b + 0 }' "$@"
 }
-LOW_TRACE=$(mktemp) HIGH_TRACE=$(mktemp)
+LOW_TRACE=$(mktemp) HIGH_TRACE=$(mktemp) REFLECT_TRACE=$(mktemp)
 restore() {
-	echo 0 >"$SELECT_EVENT/enable" 2>/dev/null
-	echo 0 >"$SELECT_EVENT/filter" 2>/dev/null
-	rm -f "$LOW_TRACE" "$HIGH_TRACE" "$NOEV_TRACE"
+	local e
+	for e in cpuidle_budget_select cpuidle_budget_reflect; do
+		echo 0 >"$EVENTS/$e/enable" 2>/dev/null
+		echo 0 >"$EVENTS/$e/filter" 2>/dev/null
+	done
+	rm -f "$LOW_TRACE" "$HIGH_TRACE" "$NOEV_TRACE" "$REFLECT_TRACE"
 	exec 4>&- 2>/dev/null
 	selftest_restore
 }
@@ -174,22 +183,22 @@ trap restore EXIT
 # reader waits on a pipe, not on I/O).
 NOEV_TRACE=$(mktemp)
 echo "power_mw=1000 limit_mw=6000 busy_cpus=1" >"$OVERRIDE"
-select_trace_on
+trace_on cpuidle_budget_select
 wait_pressure 0 && "$WAKEUPS" -s "$CPU" "$SRC" 1
-select_trace_off "$NOEV_TRACE"
+trace_off cpuidle_budget_select "$NOEV_TRACE"
 # evidence_in FILE: "N E", selections and those with latency evidence.
 evidence_in() {
-	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	       n++; if (v["evidence"] == 1) e++ } END { print n + 0, e + 0 }' "$1"
+	awk "$FIELDS"'
+	     { n++; if (v["evidence"] == 1) e++ } END { print n + 0, e + 0 }' "$1"
 }
 exec 4>/dev/cpu_dma_latency
 printf '%x' 1000000 >&4
 
 low='' high='' deeper0='' deeper1=''
 low_ok=0
-select_trace_on
+trace_on cpuidle_budget_select
 wait_pressure 0 && at_pressure 0 low && low_ok=1
-select_trace_off "$LOW_TRACE"
+trace_off cpuidle_budget_select "$LOW_TRACE"
 evidence_follows_qos() {
 	local n0 e0 n1 e1
 	read -r n0 e0 < <(evidence_in "$NOEV_TRACE")
@@ -207,9 +216,9 @@ if wait_pressure 1024; then
 	# Counted only on request (bias_stats): the second pass it needs.
 	echo 1 >"$BIAS_STATS"
 	deeper0=$(budget_stat "$CPU" deeper)
-	select_trace_on
+	trace_on cpuidle_budget_select
 	at_pressure 1024 high && high_ok=1
-	select_trace_off "$HIGH_TRACE"
+	trace_off cpuidle_budget_select "$HIGH_TRACE"
 	deeper1=$(budget_stat "$CPU" deeper)
 	echo 0 >"$BIAS_STATS"
 fi
@@ -362,27 +371,22 @@ ktap_test_result "tracepoint cpuidle_budget_select reports pressure, state and t
 # into its limit is never early. wakeups -s gives early periods (its
 # wake-ups), and seldom others: each period is checked against the rule,
 # whichever way it went.
-REFLECT_EVENT=$TRACE/events/cpuidle_budget/cpuidle_budget_reflect
 reflect_classified() {
 	local out
-	[ -d "$REFLECT_EVENT" ] || return 1
-	echo >$TRACE/trace
-	echo "cpu == $CPU" >"$REFLECT_EVENT/filter"
-	echo 1 >"$REFLECT_EVENT/enable"
+	[ -d "$EVENTS/cpuidle_budget_reflect" ] || return 1
+	trace_on cpuidle_budget_reflect
 	"$WAKEUPS" -s "$CPU" "$SRC" "$SECONDS_PER_RUN" || return 1
-	echo 0 >"$REFLECT_EVENT/enable"
-	echo 0 >"$REFLECT_EVENT/filter"
-	grep -m2 'cpuidle_budget_reflect:' $TRACE/trace | sed 's/^/# /'
-	out=$(grep 'cpuidle_budget_reflect:' $TRACE/trace | awk '
-		{ for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2]
-		  n++
+	trace_off cpuidle_budget_reflect "$REFLECT_TRACE"
+	head -2 "$REFLECT_TRACE" | sed 's/^/# /'
+	out=$(awk "$FIELDS"'
+		{ n++
 		  if (v["sleep_ns"] == "9223372036854775807") { skipped++; want = 0 }
 		  else if (v["poll_limit"] == 1 && v["state"] == 0) want = 0
 		  else if (v["got_tick"] == 1) next
 		  else want = (v["measured_ns"] < v["sleep_ns"] - int(v["sleep_ns"] / 8))
 		  checked++; early += v["early"]
 		  if (v["early"] != want) bad++ }
-		END { print n + 0, checked + 0, early + 0, skipped + 0, bad + 0 }')
+		END { print n + 0, checked + 0, early + 0, skipped + 0, bad + 0 }' "$REFLECT_TRACE")
 	read -r n checked early skipped bad <<<"$out"
 	# Periods of skipped timers are never early: at least MIN_ENTRIES
 	# others must have been checked.
